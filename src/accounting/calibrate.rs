@@ -1,0 +1,106 @@
+//! Calibration: the noise multiplier that meets a target (ε, δ).
+//!
+//! ε(σ) from the RDP accountant is continuous and non-increasing in σ (each order's RDP is, and
+//! so is the minimum over orders of a monotone conversion). The search keeps a bracket
+//! `[σ_lo, σ_hi]` with `ε(σ_lo) > ε*` and `ε(σ_hi) ≤ ε*` and shrinks it (Illinois regula falsi
+//! with bisection safeguard) until `ε(σ_hi) ≥ (1 − rtol)·ε*`. It returns `σ_hi`, whose ε was
+//! *computed*, so the result never overshoots the target, and lies within `rtol` of it.
+//! Proof: proofs/accounting/calibration.md.
+
+use super::conversion::Conversion;
+use super::event::{DpEvent, Neighbouring};
+use super::rdp::RdpAccountant;
+use crate::error::{Error, Result, check};
+use crate::special::bracket_root;
+
+/// Default relative tolerance: the returned ε is in `[(1 − 1e-3)ε*, ε*]`.
+pub const CALIBRATION_RTOL: f64 = 1e-3;
+
+/// A calibrated noise multiplier with the ε the accountant computed for it.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Calibration {
+    /// σ: the smallest multiplier found whose ε is ≤ the target.
+    pub noise_multiplier: f64,
+    /// ε(σ) as computed by the accountant (≤ target, ≥ (1 − rtol)·target).
+    pub epsilon: f64,
+    /// The RDP order that attained ε.
+    pub order: Option<f64>,
+    /// Number of accountant evaluations used.
+    pub evaluations: u32,
+}
+
+/// The settings of the accountant used for calibration.
+#[derive(Debug, Clone)]
+pub struct RdpSettings {
+    /// Order grid (`None`: the default grid).
+    pub orders: Option<Vec<f64>>,
+    /// Neighbouring relation.
+    pub neighbouring: Neighbouring,
+    /// RDP → (ε, δ) conversion.
+    pub conversion: Conversion,
+}
+
+impl RdpSettings {
+    /// Default grid, improved conversion.
+    pub fn new(neighbouring: Neighbouring) -> Self {
+        RdpSettings { orders: None, neighbouring, conversion: Conversion::Improved }
+    }
+
+    /// ε (and its order) of `event` composed once, at `delta`.
+    ///
+    /// # Errors
+    /// As [`RdpAccountant::compose`] and [`RdpAccountant::epsilon`].
+    pub fn epsilon(&self, event: &DpEvent, delta: f64) -> Result<super::conversion::EpsilonBound> {
+        let mut acc = match &self.orders {
+            Some(o) => RdpAccountant::with_orders(o.clone(), self.neighbouring)?,
+            None => RdpAccountant::new(self.neighbouring),
+        };
+        acc.compose(event, 1)?;
+        acc.epsilon(delta, self.conversion)
+    }
+}
+
+/// The smallest σ (within `rtol`) such that `make_event(σ)` is (target_epsilon, delta)-DP by the
+/// RDP accountant with `settings`.
+///
+/// # Errors
+/// `InvalidParameter` for ε* ≤ 0, δ ∉ (0, 1), rtol ∉ (0, 0.5); whatever `make_event` or the
+/// accountant return (e.g. `Unsupported`); `Numerical` if no σ in [1e-6, 1e8] brackets the target.
+pub fn calibrate_noise_multiplier(
+    target_epsilon: f64,
+    delta: f64,
+    settings: &RdpSettings,
+    rtol: f64,
+    make_event: impl Fn(f64) -> Result<DpEvent>,
+) -> Result<Calibration> {
+    check::positive("target-epsilon", target_epsilon)?;
+    check::open_unit("delta", delta)?;
+    if !(rtol > 0.0 && rtol < 0.5) {
+        return Err(Error::invalid("rtol", rtol, "in (0, 0.5)"));
+    }
+    let evals = std::cell::Cell::new(0u32);
+    let eps_of = |sigma: f64| -> Result<super::conversion::EpsilonBound> {
+        evals.set(evals.get() + 1);
+        settings.epsilon(&make_event(sigma)?, delta)
+    };
+    // g(σ) = ε(σ)/ε* − 1: decreasing, finite where ε is (0 when the TV bound gives ε = 0).
+    let g = |sigma: f64| -> Result<f64> { Ok(eps_of(sigma)?.epsilon / target_epsilon - 1.0) };
+    let (mut lo, mut hi) = (0.5, 1.0);
+    while g(hi)? > 0.0 {
+        (lo, hi) = (hi, hi * 2.0);
+        if hi > 1e8 {
+            return Err(Error::Numerical { what: "calibration", reason: "target not met for sigma <= 1e8".into() });
+        }
+    }
+    while g(lo)? <= 0.0 {
+        (lo, hi) = (lo * 0.5, lo);
+        if lo < 1e-6 {
+            // Even σ = 1e-6 meets the target; that is the answer up to the search range.
+            break;
+        }
+    }
+    let b = bracket_root("calibration", g, lo, hi, |b| b.g_hi >= -rtol)?;
+    let best = eps_of(b.hi)?;
+    debug_assert!(best.epsilon <= target_epsilon, "invariant: calibrated epsilon within target");
+    Ok(Calibration { noise_multiplier: b.hi, epsilon: best.epsilon, order: best.order, evaluations: evals.get() })
+}

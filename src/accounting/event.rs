@@ -1,0 +1,368 @@
+//! The privacy-event algebra (after dp_accounting's `DpEvent`, anchors A.1).
+//!
+//! A [`DpEvent`] is a parameters-only description of what a mechanism *did*: which noise it
+//! added, how its input was sampled, how often it ran. Algorithms emit events where they sample a
+//! batch and draw noise; accountants turn events into (ε, δ). An event's meaning never changes;
+//! new behaviour gets a new variant.
+//!
+//! # Sensitivity convention
+//! `Gaussian { noise_multiplier: z }` is the release of `f(D) + N(0, z²Δ² I)` where `Δ` is the
+//! ℓ2-sensitivity of `f` *under the neighbouring relation the accountant uses* (for the inner
+//! event of a sampling wrapper: under that relation between the sampled batches). So for a sum of
+//! per-example contributions each of norm ≤ C with noise std σC, the event is
+//! `Gaussian { σ }` under add/remove (Δ = C) but `Gaussian { σ/2 }` under replace-one (Δ = 2C).
+//! [`per_example_sum_gaussian`] builds that event from σ and the relation, so that nobody has to
+//! remember the factor; `Laplace` follows the same convention with the ℓ1-sensitivity.
+
+use crate::error::{Error, Result, check};
+use serde::{Deserialize, Serialize};
+
+/// Which datasets count as neighbours. Fixed when an accountant is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Neighbouring {
+    /// D′ = D with one record added or removed (the default; Poisson sampling's natural relation).
+    AddRemove,
+    /// D′ = D with one record replaced by another (same size; fixed-size sampling's relation).
+    ReplaceOne,
+}
+
+impl Neighbouring {
+    /// The CLI spelling: `add-remove` or `replace-one`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Neighbouring::AddRemove => "add-remove",
+            Neighbouring::ReplaceOne => "replace-one",
+        }
+    }
+
+    /// How many per-example contribution bounds one neighbouring step can move a sum by:
+    /// 1 under add/remove, 2 under replace-one (remove one record, add another).
+    pub fn sum_sensitivity_factor(self) -> f64 {
+        match self {
+            Neighbouring::AddRemove => 1.0,
+            Neighbouring::ReplaceOne => 2.0,
+        }
+    }
+}
+
+impl std::fmt::Display for Neighbouring {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A privacy event. Build with the validating constructors ([`DpEvent::gaussian`], ...); the
+/// accountants validate again in their check phase, so a hand-built invalid event is an error,
+/// never a number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum DpEvent {
+    /// `f(D) + N(0, (zΔ)² I)`, `z = noise_multiplier` (see the module's sensitivity convention).
+    Gaussian {
+        /// z > 0: noise std divided by the ℓ2-sensitivity.
+        noise_multiplier: f64,
+    },
+    /// `f(D) + Lap(zΔ₁)^d`, `z = noise_multiplier`, Δ₁ the ℓ1-sensitivity.
+    Laplace {
+        /// z > 0: Laplace scale divided by the ℓ1-sensitivity.
+        noise_multiplier: f64,
+    },
+    /// A mechanism known only to be (ε, δ)-DP.
+    EpsilonDelta {
+        /// ε ≥ 0.
+        epsilon: f64,
+        /// δ ∈ [0, 1).
+        delta: f64,
+    },
+    /// Poisson subsampling: each record enters the batch independently with probability `q`,
+    /// then `event` runs on the batch.
+    PoissonSampled {
+        /// q ∈ [0, 1].
+        sampling_probability: f64,
+        /// The mechanism applied to the batch.
+        event: Box<DpEvent>,
+    },
+    /// A uniformly random subset of exactly `sample_size` of the `source_dataset_size` records
+    /// (without replacement), then `event` on it.
+    SampledWithoutReplacement {
+        /// n ≥ 1.
+        source_dataset_size: u64,
+        /// 1 ≤ b ≤ n.
+        sample_size: u64,
+        /// The mechanism applied to the batch.
+        event: Box<DpEvent>,
+    },
+    /// `sample_size` indices drawn i.i.d. uniformly from the `source_dataset_size` records (with
+    /// replacement), then `event`. Exists so that algorithms can report it honestly; no
+    /// implemented accountant covers it.
+    SampledWithReplacement {
+        /// n ≥ 1.
+        source_dataset_size: u64,
+        /// b ≥ 1.
+        sample_size: u64,
+        /// The mechanism applied to the batch.
+        event: Box<DpEvent>,
+    },
+    /// `event` run `count` times (adaptively).
+    SelfComposed {
+        /// The repeated mechanism.
+        event: Box<DpEvent>,
+        /// Number of repetitions ≥ 1.
+        count: u64,
+    },
+    /// The listed events run in sequence (adaptively).
+    Composed(Vec<DpEvent>),
+}
+
+impl DpEvent {
+    /// `Gaussian { noise_multiplier }`, validated (> 0, finite).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for z ≤ 0, NaN or ∞.
+    pub fn gaussian(noise_multiplier: f64) -> Result<Self> {
+        check::positive("sigma", noise_multiplier)?;
+        Ok(DpEvent::Gaussian { noise_multiplier })
+    }
+
+    /// `Laplace { noise_multiplier }`, validated (> 0, finite).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for z ≤ 0, NaN or ∞.
+    pub fn laplace(noise_multiplier: f64) -> Result<Self> {
+        check::positive("laplace noise multiplier", noise_multiplier)?;
+        Ok(DpEvent::Laplace { noise_multiplier })
+    }
+
+    /// `EpsilonDelta`, validated (ε ≥ 0 finite, δ ∈ [0, 1)).
+    ///
+    /// # Errors
+    /// `InvalidParameter` outside those ranges.
+    pub fn epsilon_delta(epsilon: f64, delta: f64) -> Result<Self> {
+        check::non_negative("epsilon", epsilon)?;
+        check::probability_below_one("delta", delta)?;
+        Ok(DpEvent::EpsilonDelta { epsilon, delta })
+    }
+
+    /// `PoissonSampled { q, event }`, validated (q ∈ [0, 1]).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for q outside [0, 1] or NaN.
+    pub fn poisson_sampled(sampling_probability: f64, event: DpEvent) -> Result<Self> {
+        if !(0.0..=1.0).contains(&sampling_probability) {
+            return Err(Error::invalid("q", sampling_probability, "in [0, 1]"));
+        }
+        Ok(DpEvent::PoissonSampled { sampling_probability, event: Box::new(event) })
+    }
+
+    /// `SampledWithoutReplacement { n, b, event }`, validated (1 ≤ b ≤ n).
+    ///
+    /// # Errors
+    /// `InvalidParameter` unless 1 ≤ b ≤ n.
+    pub fn sampled_without_replacement(n: u64, b: u64, event: DpEvent) -> Result<Self> {
+        check_sizes(n, b)?;
+        Ok(DpEvent::SampledWithoutReplacement { source_dataset_size: n, sample_size: b, event: Box::new(event) })
+    }
+
+    /// `SampledWithReplacement { n, b, event }`, validated (n, b ≥ 1).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for n = 0 or b = 0.
+    pub fn sampled_with_replacement(n: u64, b: u64, event: DpEvent) -> Result<Self> {
+        check::count("dataset-size", n)?;
+        check::count("batch-size", b)?;
+        Ok(DpEvent::SampledWithReplacement { source_dataset_size: n, sample_size: b, event: Box::new(event) })
+    }
+
+    /// `SelfComposed { event, count }`, validated (count ≥ 1).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for count = 0.
+    pub fn self_composed(event: DpEvent, count: u64) -> Result<Self> {
+        check::count("steps", count)?;
+        Ok(DpEvent::SelfComposed { event: Box::new(event), count })
+    }
+
+    /// A short one-line description for error messages (`PoissonSampled(q=0.01, Gaussian(z=1.1))`).
+    pub fn describe(&self) -> String {
+        match self {
+            DpEvent::Gaussian { noise_multiplier } => format!("Gaussian(z={noise_multiplier})"),
+            DpEvent::Laplace { noise_multiplier } => format!("Laplace(z={noise_multiplier})"),
+            DpEvent::EpsilonDelta { epsilon, delta } => format!("EpsilonDelta(eps={epsilon}, delta={delta})"),
+            DpEvent::PoissonSampled { sampling_probability, event } => {
+                format!("PoissonSampled(q={sampling_probability}, {})", event.describe())
+            }
+            DpEvent::SampledWithoutReplacement { source_dataset_size, sample_size, event } => {
+                format!("SampledWithoutReplacement(n={source_dataset_size}, b={sample_size}, {})", event.describe())
+            }
+            DpEvent::SampledWithReplacement { source_dataset_size, sample_size, event } => {
+                format!("SampledWithReplacement(n={source_dataset_size}, b={sample_size}, {})", event.describe())
+            }
+            DpEvent::SelfComposed { event, count } => format!("SelfComposed({}, x{count})", event.describe()),
+            DpEvent::Composed(events) => {
+                let inner: Vec<String> = events.iter().map(DpEvent::describe).collect();
+                format!("Composed[{}]", inner.join(", "))
+            }
+        }
+    }
+}
+
+pub(crate) fn check_sizes(n: u64, b: u64) -> Result<()> {
+    check::count("dataset-size", n)?;
+    check::count("batch-size", b)?;
+    if b > n {
+        return Err(Error::invalid("batch-size", b, "<= dataset-size"));
+    }
+    Ok(())
+}
+
+/// How the records of one step's batch were chosen: the accounting side of
+/// `sampling::BatchSampler`. Each scheme names the event wrapper it implies.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum SamplingScheme {
+    /// Poisson sampling with rate q.
+    Poisson {
+        /// q ∈ (0, 1].
+        q: f64,
+    },
+    /// A uniform subset of fixed size b out of n.
+    WithoutReplacement {
+        /// n.
+        dataset_size: u64,
+        /// b.
+        batch_size: u64,
+    },
+    /// b indices i.i.d. uniform on [n].
+    WithReplacement {
+        /// n.
+        dataset_size: u64,
+        /// b.
+        batch_size: u64,
+    },
+    /// The whole dataset every step (no amplification).
+    Full,
+}
+
+impl SamplingScheme {
+    /// The CLI spelling.
+    pub fn name(&self) -> &'static str {
+        match self {
+            SamplingScheme::Poisson { .. } => "poisson",
+            SamplingScheme::WithoutReplacement { .. } => "without-replacement",
+            SamplingScheme::WithReplacement { .. } => "with-replacement",
+            SamplingScheme::Full => "full",
+        }
+    }
+
+    /// The rate q: Poisson's q, b/n for the fixed-size schemes, 1 for full batch.
+    pub fn rate(&self) -> f64 {
+        match *self {
+            SamplingScheme::Poisson { q } => q,
+            SamplingScheme::WithoutReplacement { dataset_size, batch_size }
+            | SamplingScheme::WithReplacement { dataset_size, batch_size } => batch_size as f64 / dataset_size as f64,
+            SamplingScheme::Full => 1.0,
+        }
+    }
+
+    /// Wraps the event of one step's mechanism in this scheme's sampling event.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for q ∉ (0, 1] or inconsistent sizes.
+    pub fn wrap(&self, inner: DpEvent) -> Result<DpEvent> {
+        match *self {
+            SamplingScheme::Poisson { q } => {
+                check::rate("q", q)?;
+                DpEvent::poisson_sampled(q, inner)
+            }
+            SamplingScheme::WithoutReplacement { dataset_size, batch_size } => {
+                DpEvent::sampled_without_replacement(dataset_size, batch_size, inner)
+            }
+            SamplingScheme::WithReplacement { dataset_size, batch_size } => {
+                DpEvent::sampled_with_replacement(dataset_size, batch_size, inner)
+            }
+            SamplingScheme::Full => Ok(inner),
+        }
+    }
+}
+
+/// The Gaussian event of one release of `Σᵢ clip_C(gᵢ) + N(0, σ²C² I)`: a sum of per-example
+/// contributions of norm ≤ C with noise multiplier σ (std / C). The ℓ2-sensitivity is C under
+/// add/remove and 2C under replace-one, so the event's multiplier is σ / factor.
+///
+/// # Errors
+/// `InvalidParameter` for σ ≤ 0, NaN or ∞.
+pub fn per_example_sum_gaussian(noise_multiplier: f64, neighbouring: Neighbouring) -> Result<DpEvent> {
+    check::positive("sigma", noise_multiplier)?;
+    DpEvent::gaussian(noise_multiplier / neighbouring.sum_sensitivity_factor())
+}
+
+/// The event of `steps` DP-SGD-style steps: per step, a batch drawn by `sampling`, then
+/// [`per_example_sum_gaussian`]`(σ, neighbouring)`.
+///
+/// # Errors
+/// `InvalidParameter` for invalid σ, steps = 0 or an invalid sampling scheme.
+pub fn dp_sgd_event(
+    noise_multiplier: f64,
+    sampling: SamplingScheme,
+    steps: u64,
+    neighbouring: Neighbouring,
+) -> Result<DpEvent> {
+    let step = sampling.wrap(per_example_sum_gaussian(noise_multiplier, neighbouring)?)?;
+    DpEvent::self_composed(step, steps)
+}
+
+impl SamplingScheme {
+    /// Builds a scheme from the CLI's sampling flags (`--sampling`, `--q`,
+    /// `--batch-size`/`--dataset-size`), rejecting flags that do not belong to the scheme.
+    ///
+    /// * `poisson`: `--q`, or `--batch-size` and `--dataset-size` (q = b/n);
+    /// * `without-replacement`, `with-replacement`: `--batch-size` and `--dataset-size`;
+    /// * `full`: none of them.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for a missing, superfluous or out-of-range flag.
+    pub fn from_flags(name: &str, q: Option<f64>, batch_size: Option<u64>, dataset_size: Option<u64>) -> Result<Self> {
+        let sizes = || -> Result<(u64, u64)> {
+            match (dataset_size, batch_size) {
+                (Some(n), Some(b)) => {
+                    check_sizes(n, b)?;
+                    Ok((n, b))
+                }
+                _ => {
+                    Err(Error::invalid("--batch-size/--dataset-size", "missing", "both given for this sampling scheme"))
+                }
+            }
+        };
+        match name {
+            "poisson" => match (q, batch_size, dataset_size) {
+                (Some(q), None, None) => Ok(SamplingScheme::Poisson { q: check::rate("--q", q)? }),
+                (None, Some(_), Some(_)) => {
+                    let (n, b) = sizes()?;
+                    Ok(SamplingScheme::Poisson { q: b as f64 / n as f64 })
+                }
+                (Some(_), _, _) => Err(Error::invalid("--q", "given with --batch-size/--dataset-size", "used alone")),
+                _ => Err(Error::invalid("--q", "missing", "given (or --batch-size with --dataset-size) for poisson")),
+            },
+            "without-replacement" | "with-replacement" => {
+                if q.is_some() {
+                    return Err(Error::invalid(
+                        "--q",
+                        "given",
+                        "absent for fixed-size sampling (use --batch-size/--dataset-size)",
+                    ));
+                }
+                let (n, b) = sizes()?;
+                Ok(if name == "with-replacement" {
+                    SamplingScheme::WithReplacement { dataset_size: n, batch_size: b }
+                } else {
+                    SamplingScheme::WithoutReplacement { dataset_size: n, batch_size: b }
+                })
+            }
+            "full" => {
+                if q.is_some() {
+                    return Err(Error::invalid("--q", "given", "absent for --sampling full"));
+                }
+                Ok(SamplingScheme::Full)
+            }
+            other => Err(Error::invalid("--sampling", other, "poisson, without-replacement, with-replacement or full")),
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! The Gaussian mechanism without sampling: the exact (analytic) privacy curve and the classic
+//! calibration formula.
+//!
+//! **Analytic** (Balle & Wang 2018, arXiv 1805.06530v2, Thm. 8): `f(D) + N(0, z²Δ²)` is (ε, δ)-DP
+//! iff `δ ≥ δ(ε; z) = Φ(1/(2z) − εz) − e^ε Φ(−1/(2z) − εz)`. The curve is exact (no slack), so
+//! this is the yardstick for any accountant on full-batch Gaussian releases: T releases with
+//! multiplier z compose to one with `z/√T` (μ-GDP with μ = √T/z).
+//!
+//! **Classic** (Dwork & Roth 2014, Thm. A.1): `z = √(2 ln(1.25/δ))/ε` suffices *only for
+//! ε < 1*; for ε ≥ 1 it can under-noise (anchors C16), so [`classic_noise_multiplier`]
+//! refuses it.
+//!
+//! Inversions solve the monotone equation with [`crate::special::bracket_root`] down to adjacent
+//! floats and return the conservative end (ε rounded up, z rounded up).
+//! Proof: proofs/accounting/analytic_gaussian.md.
+
+use crate::error::{Error, Result, check};
+use crate::special::{bracket_root, log_normal_cdf};
+
+/// `ln δ(ε; z)` of the analytic curve, computed as
+/// `ln Φ(a) + ln(1 − exp(ε + ln Φ(b) − ln Φ(a)))`, `a = 1/(2z) − εz`, `b = −1/(2z) − εz`, which
+/// keeps relative accuracy in the far tail.
+pub fn log_delta_for_epsilon(epsilon: f64, noise_multiplier: f64) -> f64 {
+    let z = noise_multiplier;
+    let (a, b) = (0.5 / z - epsilon * z, -0.5 / z - epsilon * z);
+    let (la, lb) = (log_normal_cdf(a), log_normal_cdf(b));
+    let d = epsilon + lb - la; // < 0 for ε ≥ 0
+    la + (-d.exp_m1()).ln()
+}
+
+/// δ(ε; z) of the Gaussian mechanism (exact curve).
+///
+/// # Errors
+/// `InvalidParameter` for ε < 0 or z ≤ 0 (NaN, ∞ included).
+pub fn delta_for_epsilon(epsilon: f64, noise_multiplier: f64) -> Result<f64> {
+    check::non_negative("epsilon", epsilon)?;
+    check::positive("sigma", noise_multiplier)?;
+    Ok(log_delta_for_epsilon(epsilon, noise_multiplier).exp())
+}
+
+/// The smallest ε with `δ(ε; z) ≤ δ`, rounded up (the returned ε satisfies the inequality as
+/// evaluated). 0 if already `δ(0; z) ≤ δ`.
+///
+/// # Errors
+/// `InvalidParameter` for δ ∉ (0, 1) or z ≤ 0.
+pub fn epsilon_for_delta(noise_multiplier: f64, delta: f64) -> Result<f64> {
+    check::positive("sigma", noise_multiplier)?;
+    check::open_unit("delta", delta)?;
+    let z = noise_multiplier;
+    let target = delta.ln();
+    let g = |e: f64| Ok(log_delta_for_epsilon(e, z) - target);
+    if g(0.0)? <= 0.0 {
+        return Ok(0.0);
+    }
+    let mut hi = 1.0;
+    while g(hi)? > 0.0 {
+        hi *= 2.0;
+        if hi > 1e6 {
+            return Err(Error::Numerical { what: "analytic Gaussian epsilon", reason: "no bracket below 1e6".into() });
+        }
+    }
+    let b = bracket_root("analytic Gaussian epsilon", g, 0.0, hi, |_| false)?;
+    Ok(b.hi)
+}
+
+/// The smallest multiplier z with `δ(ε; z) ≤ δ`, rounded up.
+///
+/// # Errors
+/// `InvalidParameter` for ε ≤ 0 or δ ∉ (0, 1).
+pub fn noise_multiplier_for(epsilon: f64, delta: f64) -> Result<f64> {
+    check::positive("epsilon", epsilon)?;
+    check::open_unit("delta", delta)?;
+    let target = delta.ln();
+    let g = |z: f64| Ok(log_delta_for_epsilon(epsilon, z) - target);
+    let (mut lo, mut hi) = (1e-3, 1.0);
+    while g(lo)? <= 0.0 {
+        lo *= 0.5;
+        if lo < 1e-12 {
+            return Err(Error::Numerical { what: "analytic Gaussian sigma", reason: "no bracket above 1e-12".into() });
+        }
+    }
+    while g(hi)? > 0.0 {
+        hi *= 2.0;
+        if hi > 1e12 {
+            return Err(Error::Numerical { what: "analytic Gaussian sigma", reason: "no bracket below 1e12".into() });
+        }
+    }
+    let b = bracket_root("analytic Gaussian sigma", g, lo, hi, |_| false)?;
+    Ok(b.hi)
+}
+
+/// The classic multiplier `z = √(2 ln(1.25/δ))/ε` (Dwork & Roth 2014, Thm. A.1), rounded up.
+///
+/// # Errors
+/// `InvalidParameter` for ε ∉ (0, 1) (the theorem's hypothesis; anchors C16) or δ ∉ (0, 1).
+pub fn classic_noise_multiplier(epsilon: f64, delta: f64) -> Result<f64> {
+    if !(epsilon > 0.0 && epsilon < 1.0) {
+        return Err(Error::invalid(
+            "epsilon",
+            epsilon,
+            "in (0, 1) for the classic Gaussian formula (it can under-noise for epsilon >= 1; use the analytic calibration)",
+        ));
+    }
+    check::open_unit("delta", delta)?;
+    Ok(((2.0 * (1.25 / delta).ln()).sqrt() / epsilon).next_up().next_up())
+}

@@ -1,0 +1,71 @@
+//! Gaussian differential privacy (μ-GDP, Dong, Roth, Su 2019, arXiv 1905.02383v3): the exact
+//! privacy of compositions of *unsampled* Gaussian mechanisms.
+//!
+//! T Gaussian releases with multipliers zᵢ are jointly μ-GDP with `μ = (Σ 1/zᵢ²)^{1/2}`
+//! (Cor. 3.3), i.e. exactly one Gaussian release with multiplier `1/μ`, so
+//! `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)` (Cor. 2.13) and the best test at false-positive
+//! rate α has power `Φ(μ − Φ^{-1}(1 − α))`. For *subsampled* Gaussians the central-limit
+//! approximation (Bu et al. 2019) is **not** an upper bound (anchors C13), so
+//! [`mu_of_gaussian_composition`] refuses sampled events.
+//! Proof: proofs/accounting/analytic_gaussian.md (§ GDP).
+
+use super::event::DpEvent;
+use super::gaussian;
+use crate::error::{Error, Result, check};
+use crate::special::{normal_cdf, normal_quantile};
+
+/// μ of a composition of unsampled Gaussian events (`Gaussian`, `SelfComposed`, `Composed`),
+/// rounded up.
+///
+/// # Errors
+/// `Unsupported` for any other event (sampling wrappers included: the GDP CLT is not an upper
+/// bound); `InvalidParameter` for invalid multipliers.
+pub fn mu_of_gaussian_composition(event: &DpEvent) -> Result<f64> {
+    fn inv_var(e: &DpEvent) -> Result<f64> {
+        match e {
+            DpEvent::Gaussian { noise_multiplier } => {
+                let z = check::positive("sigma", *noise_multiplier)?;
+                Ok(1.0 / (z * z))
+            }
+            DpEvent::SelfComposed { event, count } => Ok(inv_var(event)? * check::count("count", *count)? as f64),
+            DpEvent::Composed(es) => es.iter().map(inv_var).sum(),
+            other => Err(Error::Unsupported {
+                event: other.describe(),
+                neighbouring: "any".into(),
+                accountant: "GDP",
+                reason: "exact GDP covers unsampled Gaussian releases only; the CLT approximation for sampled \
+                         Gaussians is not an upper bound"
+                    .into(),
+            }),
+        }
+    }
+    Ok((inv_var(event)?.sqrt() * (1.0 + 4.0 * f64::EPSILON)).next_up())
+}
+
+/// δ(ε) of μ-GDP.
+///
+/// # Errors
+/// `InvalidParameter` for μ ≤ 0 or ε < 0.
+pub fn delta_for_epsilon(mu: f64, epsilon: f64) -> Result<f64> {
+    check::positive("mu", mu)?;
+    gaussian::delta_for_epsilon(epsilon, 1.0 / mu)
+}
+
+/// The smallest ε with δ(ε) ≤ δ under μ-GDP, rounded up.
+///
+/// # Errors
+/// `InvalidParameter` for μ ≤ 0 or δ ∉ (0, 1).
+pub fn epsilon_for_delta(mu: f64, delta: f64) -> Result<f64> {
+    check::positive("mu", mu)?;
+    gaussian::epsilon_for_delta(1.0 / mu, delta)
+}
+
+/// Power of the most powerful test at false-positive rate `fpr`: `Φ(μ − Φ^{-1}(1 − fpr))`.
+///
+/// # Errors
+/// `InvalidParameter` for μ < 0 or fpr ∉ (0, 1).
+pub fn tpr_at_fpr(mu: f64, fpr: f64) -> Result<f64> {
+    check::non_negative("mu", mu)?;
+    check::open_unit("fpr", fpr)?;
+    Ok(normal_cdf(mu - normal_quantile(1.0 - fpr)))
+}

@@ -1,0 +1,25 @@
+//! Privacy accounting: events in, (ε, δ) out. Every number an accountant returns is an **upper
+//! bound** on the true ε (or δ) of the events composed, rounded in the safe direction.
+//!
+//! * [`event`]: the [`DpEvent`] algebra, the [`Neighbouring`] relation, sampling schemes.
+//! * [`rdp`]: the Rényi-DP accountant (Poisson and without-replacement subsampled Gaussian,
+//!   Gaussian, Laplace, pure and approximate DP).
+//! * [`conversion`]: RDP → (ε, δ), improved (default) and classic.
+//! * [`gaussian`], [`gdp`]: exact curves of unsampled Gaussian releases; the classic formula.
+//! * [`zcdp`]: ρ-zCDP → (ε, δ), optimal conversion.
+//! * [`composition`]: basic and advanced composition of (ε, δ) mechanisms.
+//! * [`calibrate`]: the noise multiplier for a target (ε, δ), never overshooting.
+
+pub mod calibrate;
+pub mod composition;
+pub mod conversion;
+pub mod event;
+pub mod gaussian;
+pub mod gdp;
+pub mod rdp;
+pub mod zcdp;
+
+pub use calibrate::{Calibration, RdpSettings, calibrate_noise_multiplier};
+pub use conversion::{Conversion, DeltaBound, EpsilonBound};
+pub use event::{DpEvent, Neighbouring, SamplingScheme, dp_sgd_event, per_example_sum_gaussian};
+pub use rdp::RdpAccountant;

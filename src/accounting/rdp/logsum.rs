@@ -1,0 +1,74 @@
+//! A signed sum of terms held in log space, with a bound on its floating-point error, so that
+//! the RDP formulas can round their result *up* by a derived margin instead of a guessed one.
+//!
+//! Error model (proofs/accounting/rdp_float_error.md): a term's logarithm `lᵢ = Σⱼ cᵢⱼ` is a sum of
+//! components each computed with relative error ≤ 4u (u = 2⁻⁵³; `ln`, `ln_1p`, statrs' `erfc`
+//! and table `ln k!` are within a few ulp), so `|lᵢ − l̂ᵢ| ≤ 8u·Mᵢ` with `Mᵢ = Σⱼ|cᵢⱼ|` (which
+//! the caller supplies). The total is `m + ln1p(s′)`, `m` the largest positive term's log and
+//! `s′ = Σ_{i≠max} ±exp(lᵢ − m)`; with weights `wᵢ = exp(lᵢ − value)` its absolute error is below
+//! `err = 8u·(|m| + |ln1p(s′)| + Σᵢ wᵢMᵢ + (n+1)·Σ_{i≠max} wᵢ) + u·|value|`.
+
+/// Accumulator of `±exp(lᵢ)` terms.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct LogSum {
+    terms: Vec<(f64, bool, f64)>, // (log |term|, positive?, magnitude M of its components)
+}
+
+/// `ln(Σ ±exp(lᵢ))` and a bound on its absolute floating-point error.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct LogValue {
+    pub value: f64,
+    pub error: f64,
+}
+
+impl LogValue {
+    /// `value + error`, the upper end of the interval that contains the exact sum's log.
+    pub fn upper(&self) -> f64 {
+        self.value + self.error
+    }
+}
+
+const U: f64 = f64::EPSILON / 2.0;
+
+impl LogSum {
+    pub fn with_capacity(n: usize) -> Self {
+        LogSum { terms: Vec::with_capacity(n) }
+    }
+
+    /// Adds `sign · exp(log_abs)`; `magnitude` is `Σ|components|` of `log_abs` (see module doc).
+    pub fn push(&mut self, log_abs: f64, positive: bool, magnitude: f64) {
+        if log_abs > f64::NEG_INFINITY {
+            self.terms.push((log_abs, positive, magnitude));
+        }
+    }
+
+    /// Evaluates the sum. Requires the total to be positive (true for every RDP moment).
+    pub fn finish(&self) -> LogValue {
+        let Some(imax) =
+            self.terms.iter().enumerate().filter(|(_, t)| t.1).max_by(|a, b| a.1.0.total_cmp(&b.1.0)).map(|(i, _)| i)
+        else {
+            return LogValue { value: f64::NEG_INFINITY, error: 0.0 };
+        };
+        let m = self.terms[imax].0;
+        let mut s_rest = 0.0;
+        for (i, &(l, pos, _)) in self.terms.iter().enumerate() {
+            if i != imax {
+                let e = (l - m).exp();
+                s_rest += if pos { e } else { -e };
+            }
+        }
+        let tail = s_rest.ln_1p();
+        let value = m + tail;
+        let n = self.terms.len() as f64;
+        let (mut weighted_m, mut weight_rest) = (0.0, 0.0);
+        for (i, &(l, _, mag)) in self.terms.iter().enumerate() {
+            let w = (l - value).exp();
+            weighted_m += w * mag;
+            if i != imax {
+                weight_rest += w;
+            }
+        }
+        let error = 8.0 * U * (m.abs() + tail.abs() + weighted_m + (n + 1.0) * weight_rest) + U * value.abs();
+        LogValue { value, error }
+    }
+}

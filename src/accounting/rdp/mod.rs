@@ -1,0 +1,283 @@
+//! The Rényi-DP accountant.
+//!
+//! [`RdpAccountant`] keeps, for a fixed grid of orders α and a fixed [`Neighbouring`] relation,
+//! an upper bound on the RDP curve of everything composed so far, and converts it to (ε, δ).
+//!
+//! Supported events (anything else is an [`Error::Unsupported`] naming the sub-event):
+//!
+//! | event | neighbouring | per-step RDP |
+//! |---|---|---|
+//! | `Gaussian` | both | `α/(2z²)` |
+//! | `Laplace` | both | Mironov 2017 Prop. 6 |
+//! | `EpsilonDelta(ε, δ)` | both | RDP of RR_ε, plus δ carried separately (below) |
+//! | `PoissonSampled(q, Gaussian)` | add/remove | MTZ 2019 (integer: exact; fractional: certified series) |
+//! | `SampledWithoutReplacement(n, b, Gaussian)` | replace-one | Wang–Balle–Kasiviswanathan 2019 |
+//! | `SelfComposed`, `Composed` | both | sums (RDP composes additively) |
+//!
+//! **Approximate-DP events.** An (ε, δ)-DP step is a post-processing of RR_{ε,δ} (Kairouz et al.
+//! 2015): with probability δ its output reveals the input, otherwise it is RR_ε. Conditioned on the
+//! event G that no composed (ε,δ) step revealed anything (`P(G) = Π(1−δᵢ)` under both datasets),
+//! the transcript has the composed RDP curve; so the composition is
+//! `(ε, P(G)·δ_RDP(ε) + 1 − P(G))`-DP. The accountant stores `ln P(G)` and applies this at
+//! conversion time (proofs/accounting/rdp_accountant.md).
+//!
+//! The check phase and the compose phase are one traversal ([`RdpAccountant::supports`] runs it
+//! and discards the result), `count` is applied in exactly one place (`SelfComposed`), and the
+//! ledger records an event only after it composed successfully.
+
+pub mod basic;
+pub(crate) mod logsum;
+pub mod poisson_gaussian;
+pub mod wor_gaussian;
+
+use super::conversion::{Conversion, DeltaBound, EpsilonBound, delta_from_rdp, epsilon_from_rdp};
+use super::event::{DpEvent, Neighbouring};
+use crate::error::{Error, Result, check};
+
+/// The default grid of RDP orders: `1.1, 1.2, …, 10.9`, `11, 12, …, 64`, and
+/// `72, 80, 96, 128, 160, 192, 256, 384, 512, 768, 1024`. It contains every order of
+/// dp_accounting's `DEFAULT_RDP_ORDERS` (0.6.0) and of Opacus' `DEFAULT_ALPHAS`, so its ε is never
+/// above theirs for the same curve.
+pub fn default_orders() -> Vec<f64> {
+    let mut v: Vec<f64> = (1..100).map(|x| 1.0 + x as f64 / 10.0).collect();
+    v.extend((11..=64).map(|x| x as f64));
+    v.extend([72.0, 80.0, 96.0, 128.0, 160.0, 192.0, 256.0, 384.0, 512.0, 768.0, 1024.0]);
+    v
+}
+
+/// An RDP curve on the accountant's grid plus the probability mass of approximate-DP failures.
+#[derive(Debug, Clone, PartialEq)]
+struct Curve {
+    rdp: Vec<f64>,
+    /// `ln P(G)`, G = no composed (ε, δ) event failed; 0 if there were none.
+    log_good: f64,
+}
+
+/// Rényi-DP accountant over a fixed order grid and neighbouring relation.
+/// Proof: proofs/accounting/rdp_accountant.md.
+#[derive(Debug, Clone)]
+pub struct RdpAccountant {
+    neighbouring: Neighbouring,
+    orders: Vec<f64>,
+    total: Curve,
+    ledger: Vec<(DpEvent, u64)>,
+}
+
+impl RdpAccountant {
+    /// An empty accountant with the [`default_orders`].
+    pub fn new(neighbouring: Neighbouring) -> Self {
+        let orders = default_orders();
+        let n = orders.len();
+        RdpAccountant { neighbouring, orders, total: Curve { rdp: vec![0.0; n], log_good: 0.0 }, ledger: Vec::new() }
+    }
+
+    /// An empty accountant with a user-chosen grid (each order finite and > 1; sorted and
+    /// de-duplicated here).
+    ///
+    /// # Errors
+    /// `Empty` for no orders; `InvalidParameter` for an order ≤ 1, NaN or ∞.
+    pub fn with_orders(mut orders: Vec<f64>, neighbouring: Neighbouring) -> Result<Self> {
+        if orders.is_empty() {
+            return Err(Error::Empty { what: "RDP orders" });
+        }
+        for &a in &orders {
+            if !(a.is_finite() && a > 1.0) {
+                return Err(Error::invalid("order", a, "> 1 and finite"));
+            }
+        }
+        orders.sort_by(f64::total_cmp);
+        orders.dedup();
+        let n = orders.len();
+        Ok(RdpAccountant {
+            neighbouring,
+            orders,
+            total: Curve { rdp: vec![0.0; n], log_good: 0.0 },
+            ledger: Vec::new(),
+        })
+    }
+
+    /// The neighbouring relation fixed at construction.
+    pub fn neighbouring(&self) -> Neighbouring {
+        self.neighbouring
+    }
+
+    /// The order grid.
+    pub fn orders(&self) -> &[f64] {
+        &self.orders
+    }
+
+    /// The composed RDP curve (an upper bound at each order).
+    pub fn rdp(&self) -> &[f64] {
+        &self.total.rdp
+    }
+
+    /// What has been composed, in order, with counts.
+    pub fn ledger(&self) -> &[(DpEvent, u64)] {
+        &self.ledger
+    }
+
+    /// Dry run of [`compose`](Self::compose): `Ok` iff composing `event` would succeed.
+    ///
+    /// # Errors
+    /// As `compose`.
+    pub fn supports(&self, event: &DpEvent) -> Result<()> {
+        self.curve(event).map(|_| ())
+    }
+
+    /// Composes `event` `count` times. Atomic: on error nothing changes.
+    ///
+    /// # Errors
+    /// `Unsupported` naming the sub-event for combinations not in the module table;
+    /// `InvalidParameter` for invalid parameters anywhere in the event or `count = 0`.
+    pub fn compose(&mut self, event: &DpEvent, count: u64) -> Result<()> {
+        check::count("count", count)?;
+        let c = self.curve(&DpEvent::SelfComposed { event: Box::new(event.clone()), count })?;
+        for (t, r) in self.total.rdp.iter_mut().zip(&c.rdp) {
+            *t = (*t + r).next_up();
+        }
+        self.total.log_good += c.log_good;
+        self.ledger.push((event.clone(), count));
+        Ok(())
+    }
+
+    /// Upper bound on ε at `delta` for everything composed.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for δ ∉ (0, 1).
+    pub fn epsilon(&self, delta: f64, conversion: Conversion) -> Result<EpsilonBound> {
+        check::open_unit("delta", delta)?;
+        let lg = self.total.log_good;
+        if lg == 0.0 {
+            return epsilon_from_rdp(&self.orders, &self.total.rdp, delta, conversion);
+        }
+        // δ = P(G)·δ_RDP + (1 − P(G))  ⇒  δ_RDP = (δ − (1 − P(G)))/P(G), rounded down.
+        let delta_rdp = (delta + lg.exp_m1()) / lg.exp() * (1.0 - 4.0 * f64::EPSILON);
+        if delta_rdp.is_nan() || delta_rdp <= 0.0 {
+            return Ok(EpsilonBound { epsilon: f64::INFINITY, order: None });
+        }
+        epsilon_from_rdp(&self.orders, &self.total.rdp, delta_rdp.min(1.0 - f64::EPSILON), conversion)
+    }
+
+    /// Upper bound on δ at `epsilon` for everything composed.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for ε < 0 or NaN.
+    pub fn delta(&self, epsilon: f64, conversion: Conversion) -> Result<DeltaBound> {
+        let d = delta_from_rdp(&self.orders, &self.total.rdp, epsilon, conversion)?;
+        let lg = self.total.log_good;
+        if lg == 0.0 {
+            return Ok(d);
+        }
+        let total = (lg.exp() * d.delta - lg.exp_m1()) * (1.0 + 4.0 * f64::EPSILON);
+        Ok(DeltaBound { delta: total.min(1.0), order: d.order })
+    }
+
+    fn unsupported(&self, event: &DpEvent, reason: impl Into<String>) -> Error {
+        Error::Unsupported {
+            event: event.describe(),
+            neighbouring: self.neighbouring.name().to_string(),
+            accountant: "RDP",
+            reason: reason.into(),
+        }
+    }
+
+    /// The one traversal: validates every parameter and computes the curve of `event`.
+    fn curve(&self, event: &DpEvent) -> Result<Curve> {
+        let n = self.orders.len();
+        let per_order =
+            |f: &dyn Fn(f64) -> f64| Curve { rdp: self.orders.iter().map(|&a| f(a)).collect(), log_good: 0.0 };
+        match event {
+            DpEvent::Gaussian { noise_multiplier: z } => {
+                let z = check::positive("sigma", *z)?;
+                Ok(per_order(&|a| basic::gaussian_rdp(z, a)))
+            }
+            DpEvent::Laplace { noise_multiplier: z } => {
+                let z = check::positive("laplace noise multiplier", *z)?;
+                Ok(per_order(&|a| basic::laplace_rdp(z, a)))
+            }
+            DpEvent::EpsilonDelta { epsilon, delta } => {
+                let e = check::non_negative("epsilon", *epsilon)?;
+                let d = check::probability_below_one("delta", *delta)?;
+                let mut c = per_order(&|a| basic::pure_dp_rdp(e, a));
+                // ln(1 − δ), rounded down (a smaller P(G) is conservative).
+                c.log_good = (-d).ln_1p() * (1.0 + 4.0 * f64::EPSILON);
+                Ok(c)
+            }
+            DpEvent::PoissonSampled { sampling_probability: q, event: inner } => {
+                let q = *q;
+                if !(0.0..=1.0).contains(&q) {
+                    return Err(Error::invalid("q", q, "in [0, 1]"));
+                }
+                if self.neighbouring != Neighbouring::AddRemove {
+                    return Err(self.unsupported(
+                        event,
+                        "Poisson subsampling is analysed under add/remove only; use --neighbouring add-remove, \
+                         or fixed-size sampling without replacement for replace-one",
+                    ));
+                }
+                match inner.as_ref() {
+                    DpEvent::Gaussian { noise_multiplier: z } => {
+                        let z = check::positive("sigma", *z)?;
+                        Ok(per_order(&|a| poisson_gaussian::rdp_upper(q, z, a)))
+                    }
+                    _ if q == 0.0 => {
+                        self.curve(inner)?; // still validate
+                        Ok(Curve { rdp: vec![0.0; n], log_good: 0.0 })
+                    }
+                    _ if q == 1.0 => self.curve(inner),
+                    other => Err(self.unsupported(
+                        other,
+                        "the RDP accountant bounds Poisson subsampling of the Gaussian mechanism only",
+                    )),
+                }
+            }
+            DpEvent::SampledWithoutReplacement { source_dataset_size: nn, sample_size: b, event: inner } => {
+                super::event::check_sizes(*nn, *b)?;
+                if self.neighbouring != Neighbouring::ReplaceOne {
+                    return Err(self.unsupported(
+                        event,
+                        "sampling without replacement is analysed under replace-one only \
+                         (Wang-Balle-Kasiviswanathan 2019); use --neighbouring replace-one",
+                    ));
+                }
+                match inner.as_ref() {
+                    DpEvent::Gaussian { noise_multiplier: z } => {
+                        let z = check::positive("sigma", *z)?;
+                        let gamma = *b as f64 / *nn as f64;
+                        Ok(Curve { rdp: wor_gaussian::rdp_curve_upper(gamma, z, &self.orders), log_good: 0.0 })
+                    }
+                    _ if b == nn => self.curve(inner),
+                    other => Err(self.unsupported(
+                        other,
+                        "the RDP accountant bounds sampling without replacement of the Gaussian mechanism only",
+                    )),
+                }
+            }
+            DpEvent::SampledWithReplacement { .. } => Err(self.unsupported(
+                event,
+                "no accountant covers sampling with replacement (a record may enter a batch several \
+                 times); use Poisson or fixed-size sampling without replacement",
+            )),
+            DpEvent::SelfComposed { event: inner, count } => {
+                let k = check::count("count", *count)? as f64;
+                let c = self.curve(inner)?;
+                // The one place where a count multiplies (STYLE (c) 2).
+                Ok(Curve {
+                    rdp: c.rdp.iter().map(|r| (r * k).next_up()).collect(),
+                    log_good: c.log_good * k * (1.0 + 2.0 * f64::EPSILON),
+                })
+            }
+            DpEvent::Composed(events) => {
+                let mut acc = Curve { rdp: vec![0.0; n], log_good: 0.0 };
+                for e in events {
+                    let c = self.curve(e)?;
+                    for (t, r) in acc.rdp.iter_mut().zip(&c.rdp) {
+                        *t = (*t + r).next_up();
+                    }
+                    acc.log_good += c.log_good;
+                }
+                Ok(acc)
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! Zero-concentrated DP (ρ-zCDP, Bun & Steinke 2016) to (ε, δ), by the optimal conversion of
+//! Canonne, Kamath, Steinke 2020 (arXiv 2004.00010v5, Prop. 12 applied to the RDP curve
+//! `τ_α = αρ`):
+//!
+//! `δ(ε) = inf_{α>1} exp((α−1)(αρ − ε)) · (1 − 1/α)^{α−1} / α`, and
+//! `ε(δ) = inf_{α>1} αρ + ln(1 − 1/α) − (ln δ + ln α)/(α − 1)`.
+//!
+//! Both objectives are smooth in α; their minimisers solve `(2α−1)ρ − ε + ln(1 − 1/α) = 0` and
+//! `ρ(α−1)² + ln(δα) = 0` respectively (each left side increasing in α). Any α gives a valid
+//! bound, so the root is found to adjacent floats and the objective at it is rounded up.
+//! Proof: proofs/accounting/zcdp_conversion.md.
+
+use crate::error::{Result, check};
+use crate::special::bracket_root;
+
+const U: f64 = f64::EPSILON / 2.0;
+
+fn bracket_increasing(what: &'static str, g: impl Fn(f64) -> f64) -> Result<f64> {
+    let mut hi = 2.0;
+    while g(hi) < 0.0 {
+        hi *= 2.0;
+    }
+    // α ∈ (1, hi]; work in x = α − 1 so that the lower end can approach 1 without rounding to it.
+    let b = bracket_root(what, |x| Ok(g(1.0 + x)), f64::MIN_POSITIVE.max(1e-300), hi - 1.0, |_| false)?;
+    Ok(1.0 + 0.5 * (b.lo + b.hi))
+}
+
+/// `ln` of the CKS objective `exp((α−1)(αρ−ε))·(1−1/α)^{α−1}/α` and the magnitude of its terms.
+fn log_delta_at(rho: f64, epsilon: f64, alpha: f64) -> (f64, f64) {
+    let am1 = alpha - 1.0;
+    let (c1, c2, c3) = (am1 * (alpha * rho - epsilon), am1 * (-1.0 / alpha).ln_1p(), alpha.ln());
+    (c1 + c2 - c3, c1.abs() + c2.abs() + c3)
+}
+
+/// Upper bound on δ(ε) for a ρ-zCDP mechanism (optimal conversion).
+///
+/// # Errors
+/// `InvalidParameter` for ρ < 0 or ε < 0 (NaN, ∞ included).
+pub fn delta_for_epsilon(rho: f64, epsilon: f64) -> Result<f64> {
+    check::non_negative("rho", rho)?;
+    check::non_negative("epsilon", epsilon)?;
+    if rho == 0.0 {
+        return Ok(0.0);
+    }
+    let alpha = bracket_increasing("zCDP delta", |a| (2.0 * a - 1.0) * rho - epsilon + (-1.0 / a).ln_1p())?;
+    let (l, mag) = log_delta_at(rho, epsilon, alpha);
+    Ok(((l + 4.0 * U * mag).exp().next_up()).min(1.0))
+}
+
+/// Upper bound on ε(δ) for a ρ-zCDP mechanism (optimal conversion).
+///
+/// # Errors
+/// `InvalidParameter` for ρ < 0 or δ ∉ (0, 1).
+pub fn epsilon_for_delta(rho: f64, delta: f64) -> Result<f64> {
+    check::non_negative("rho", rho)?;
+    check::open_unit("delta", delta)?;
+    if rho == 0.0 {
+        return Ok(0.0);
+    }
+    let ln_delta = delta.ln();
+    let alpha = bracket_increasing("zCDP epsilon", |a| rho * (a - 1.0) * (a - 1.0) + ln_delta + a.ln())?;
+    let am1 = alpha - 1.0;
+    let (c1, c2, c3) = (alpha * rho, (-1.0 / alpha).ln_1p(), (ln_delta + alpha.ln()) / am1);
+    let eps = c1 + c2 - c3;
+    Ok((eps + 4.0 * U * (c1 + c2.abs() + c3.abs())).next_up().max(0.0))
+}
+
+/// ρ of the Gaussian mechanism with multiplier z: `ρ = 1/(2z²)`.
+///
+/// # Errors
+/// `InvalidParameter` for z ≤ 0.
+pub fn gaussian_rho(noise_multiplier: f64) -> Result<f64> {
+    check::positive("sigma", noise_multiplier)?;
+    Ok((0.5 / (noise_multiplier * noise_multiplier)).next_up())
+}

@@ -1,0 +1,3 @@
+//! The papers' experiments and settings behind `dpref reproduce`.
+
+pub mod privacy_table;

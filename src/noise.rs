@@ -1,0 +1,184 @@
+//! Noise mechanisms: the one implementation of each noise draw in dpref.
+//!
+//! | function | draws | privacy (as used by the accountant) |
+//! |---|---|---|
+//! | [`add_gaussian`] | `x + N(0, s² I)` | Gaussian, multiplier `s/Δ₂` |
+//! | [`add_gaussian_diagonal`] | `x + N(0, diag(s₁², …, s_d²))` | after rescaling, Gaussian |
+//! | [`add_laplace`] | `x + Lap(b)^d` | Laplace, multiplier `b/Δ₁` |
+//! | [`report_noisy_max`] / [`report_noisy_min`] | `argmax_i (uᵢ + Lap(b))` | ε-DP, `b = Δ/ε` (monotone) or `2Δ/ε` |
+//! | [`exponential_mechanism`] | `P(i) ∝ exp(ε uᵢ / (2Δ))` (`/Δ` if monotone) | ε-DP |
+//!
+//! Float caveat: these are floating-point samplers (ziggurat Gaussian, exponential-difference
+//! Laplace). They are the reference for *optimisation* mathematics and for audits, not hardened
+//! release mechanisms: floating-point samplers leak through the bit patterns of their outputs
+//! (Mironov, CCS 2012), which the audit module demonstrates on a naive Laplace sampler.
+
+use crate::error::{Error, Result, check};
+use crate::rng::DpRng;
+use rand::RngExt;
+use rand_distr::{Distribution, Exp1, StandardNormal};
+
+/// One standard normal draw.
+pub fn standard_normal(rng: &mut DpRng) -> f64 {
+    StandardNormal.sample(rng)
+}
+
+/// One draw of the Laplace distribution with scale `b` (density `e^{-|x|/b}/(2b)`), as the
+/// difference of two independent exponentials with mean `b`.
+pub fn laplace(rng: &mut DpRng, b: f64) -> f64 {
+    let e1: f64 = Exp1.sample(rng);
+    let e2: f64 = Exp1.sample(rng);
+    b * (e1 - e2)
+}
+
+/// `x ← x + N(0, std² I)`: the isotropic Gaussian mechanism's noise.
+///
+/// # Errors
+/// `InvalidParameter` unless `std` is finite and `>= 0`.
+pub fn add_gaussian(rng: &mut DpRng, x: &mut [f64], std: f64) -> Result<()> {
+    check::non_negative("noise std", std)?;
+    for xi in x.iter_mut() {
+        *xi += std * standard_normal(rng);
+    }
+    Ok(())
+}
+
+/// `x ← x + N(0, diag(stds)²)`: independent coordinates with their own standard deviations.
+///
+/// # Errors
+/// `InvalidParameter` if the lengths differ or a std is negative or non-finite.
+pub fn add_gaussian_diagonal(rng: &mut DpRng, x: &mut [f64], stds: &[f64]) -> Result<()> {
+    if stds.len() != x.len() {
+        return Err(Error::invalid("diagonal noise length", stds.len(), "equal to the dimension"));
+    }
+    for &s in stds {
+        check::non_negative("noise std", s)?;
+    }
+    for (xi, s) in x.iter_mut().zip(stds) {
+        *xi += s * standard_normal(rng);
+    }
+    Ok(())
+}
+
+/// `x ← x + Lap(b)^d`: independent Laplace noise of scale `b` on each coordinate.
+///
+/// # Errors
+/// `InvalidParameter` unless `b` is finite and `>= 0`.
+pub fn add_laplace(rng: &mut DpRng, x: &mut [f64], b: f64) -> Result<()> {
+    check::non_negative("laplace scale", b)?;
+    for xi in x.iter_mut() {
+        *xi += laplace(rng, b);
+    }
+    Ok(())
+}
+
+/// Whether each utility can only move in one direction between neighbouring datasets (e.g.
+/// counts under add/remove). Monotone utilities halve the noise the selection mechanisms need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Monotonicity {
+    /// Utilities may move in opposite directions: noise scale `2Δ/ε`.
+    General,
+    /// All utilities move in the same direction: noise scale `Δ/ε`.
+    Monotone,
+}
+
+fn selection_scale(epsilon: f64, sensitivity: f64, m: Monotonicity) -> Result<f64> {
+    check::positive("epsilon", epsilon)?;
+    check::positive("sensitivity", sensitivity)?;
+    Ok(match m {
+        Monotonicity::General => 2.0 * sensitivity / epsilon,
+        Monotonicity::Monotone => sensitivity / epsilon,
+    })
+}
+
+fn check_scores(scores: &[f64]) -> Result<()> {
+    if scores.is_empty() {
+        return Err(Error::Empty { what: "scores" });
+    }
+    check::all_finite("scores", scores)
+}
+
+/// Report-noisy-max (Dwork & Roth 2014, Claim 3.9): the index of the largest `uᵢ + Lap(b)`,
+/// `b = Δ/ε` for monotone utilities and `2Δ/ε` otherwise; ε-DP. Only the index is released.
+///
+/// # Errors
+/// `Empty` for no scores, `NonFinite` for a NaN/∞ score, `InvalidParameter` for ε or Δ.
+pub fn report_noisy_max(
+    rng: &mut DpRng,
+    scores: &[f64],
+    epsilon: f64,
+    sensitivity: f64,
+    monotonicity: Monotonicity,
+) -> Result<usize> {
+    check_scores(scores)?;
+    let b = selection_scale(epsilon, sensitivity, monotonicity)?;
+    let mut best = (0, f64::NEG_INFINITY);
+    for (i, &u) in scores.iter().enumerate() {
+        let noisy = u + laplace(rng, b);
+        if noisy > best.1 {
+            best = (i, noisy);
+        }
+    }
+    Ok(best.0)
+}
+
+/// Report-noisy-min: [`report_noisy_max`] on the negated scores.
+///
+/// # Errors
+/// As [`report_noisy_max`].
+pub fn report_noisy_min(
+    rng: &mut DpRng,
+    scores: &[f64],
+    epsilon: f64,
+    sensitivity: f64,
+    monotonicity: Monotonicity,
+) -> Result<usize> {
+    let negated: Vec<f64> = scores.iter().map(|s| -s).collect();
+    report_noisy_max(rng, &negated, epsilon, sensitivity, monotonicity)
+}
+
+/// The exponential mechanism's selection probabilities (McSherry & Talwar 2007):
+/// `P(i) = exp(ε uᵢ/(kΔ)) / Σⱼ exp(ε uⱼ/(kΔ))` with `k = 2` (general) or `k = 1` (monotone),
+/// computed in log space.
+///
+/// # Errors
+/// As [`report_noisy_max`].
+pub fn exponential_mechanism_probabilities(
+    scores: &[f64],
+    epsilon: f64,
+    sensitivity: f64,
+    monotonicity: Monotonicity,
+) -> Result<Vec<f64>> {
+    check_scores(scores)?;
+    // The mechanism's temperature equals the noisy-max Laplace scale: ε/(kΔ) = 1/b.
+    let b = selection_scale(epsilon, sensitivity, monotonicity)?;
+    let logits: Vec<f64> = scores.iter().map(|u| u / b).collect();
+    let m = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let z: f64 = logits.iter().map(|l| (l - m).exp()).sum();
+    Ok(logits.iter().map(|l| (l - m).exp() / z).collect())
+}
+
+/// Samples the exponential mechanism: one uniform draw inverted through the cumulative
+/// probabilities of [`exponential_mechanism_probabilities`]. ε-DP.
+///
+/// # Errors
+/// As [`report_noisy_max`].
+pub fn exponential_mechanism(
+    rng: &mut DpRng,
+    scores: &[f64],
+    epsilon: f64,
+    sensitivity: f64,
+    monotonicity: Monotonicity,
+) -> Result<usize> {
+    let p = exponential_mechanism_probabilities(scores, epsilon, sensitivity, monotonicity)?;
+    let u: f64 = rng.random::<f64>();
+    let mut acc = 0.0;
+    for (i, pi) in p.iter().enumerate() {
+        acc += pi;
+        if u < acc {
+            return Ok(i);
+        }
+    }
+    // u >= the rounded total: the last index with positive probability.
+    Ok(p.iter().rposition(|&pi| pi > 0.0).expect("invariant: probabilities sum to 1"))
+}
