@@ -52,14 +52,21 @@ pub fn log_erfc(x: f64) -> f64 {
     -x * x - (x * std::f64::consts::PI.sqrt()).ln() + sum.ln()
 }
 
+/// `ln(½ erfc(x))`, accurate also where `½ erfc(x)` is close to 1 (x ≪ 0), where it is computed
+/// as `ln1p(−½ erfc(−x))`: the absolute error is then a few ulp of the (small) result instead of a
+/// few ulp of ln 2.
+pub fn log_half_erfc(x: f64) -> f64 {
+    if x < 0.0 { (-0.5 * libm::erfc(-x)).ln_1p() } else { log_erfc(x) - std::f64::consts::LN_2 }
+}
+
 /// Standard normal CDF `Φ(x) = ½ erfc(-x/√2)`, relative accuracy ~1e-15 also in the lower tail.
 pub fn normal_cdf(x: f64) -> f64 {
     0.5 * libm::erfc(-x / std::f64::consts::SQRT_2)
 }
 
-/// `ln Φ(x)`, accurate in the far lower tail (uses [`log_erfc`]).
+/// `ln Φ(x) = ln(½ erfc(−x/√2))`, accurate in both tails (uses [`log_half_erfc`]).
 pub fn log_normal_cdf(x: f64) -> f64 {
-    log_erfc(-x / std::f64::consts::SQRT_2) - std::f64::consts::LN_2
+    log_half_erfc(-x / std::f64::consts::SQRT_2)
 }
 
 /// Standard normal quantile `Φ^{-1}(p)` for `p ∈ (0, 1)`: statrs' `erfc_inv` as the start

@@ -10,8 +10,11 @@
 //! ε < 1*; for ε ≥ 1 it can under-noise (anchors C16), so [`classic_noise_multiplier`]
 //! refuses it.
 //!
-//! Inversions solve the monotone equation with [`crate::special::bracket_root`] down to adjacent
-//! floats and return the conservative end (ε rounded up, z rounded up).
+//! Inversions solve `ln δ⁺(x) = ln δ*` with [`crate::special::bracket_root`] down to adjacent
+//! floats, where `ln δ⁺` is [`log_delta_for_epsilon`] plus its floating-point error bound
+//! ([`log_delta_error_bound`]), and return the end where `ln δ⁺ ≤ ln δ*`: the returned ε (or z)
+//! provably meets the target despite rounding. The two terms of δ cancel (by a factor
+//! `1/(1 − e^d)`, up to ~30 at ε = 0.5, z = 8), which is why the margin is computed, not guessed.
 //! Proof: proofs/accounting/analytic_gaussian.md.
 
 use crate::error::{Error, Result, check};
@@ -26,6 +29,22 @@ pub fn log_delta_for_epsilon(epsilon: f64, noise_multiplier: f64) -> f64 {
     let (la, lb) = (log_normal_cdf(a), log_normal_cdf(b));
     let d = epsilon + lb - la; // < 0 for ε ≥ 0
     la + (-d.exp_m1()).ln()
+}
+
+/// A bound on the absolute error of [`log_delta_for_epsilon`]: with `u = 2⁻⁵³`, `ln Φ(a)` and
+/// `ln Φ(b)` each within `2u(1 + |·|)` (libm `erfc` < 1 ulp, one rounding in `ln`), so
+/// `d = ε + ln Φ(b) − ln Φ(a)` is within `δd = 4u(1 + ε + |ln Φ(a)| + |ln Φ(b)|)`, and
+/// `ln(1 − e^d)` moves by `δd·e^d/(1 − e^d)` plus its own roundings; doubled for safety.
+pub fn log_delta_error_bound(epsilon: f64, noise_multiplier: f64) -> f64 {
+    const U: f64 = f64::EPSILON / 2.0;
+    let z = noise_multiplier;
+    let (a, b) = (0.5 / z - epsilon * z, -0.5 / z - epsilon * z);
+    let (la, lb) = (log_normal_cdf(a), log_normal_cdf(b));
+    let d = epsilon + lb - la;
+    let dd = 4.0 * U * (1.0 + epsilon + la.abs() + lb.abs());
+    let tail = (-d.exp_m1()).ln();
+    let l = la + tail;
+    2.0 * (2.0 * U * (1.0 + la.abs()) + dd * d.exp() / (-d.exp_m1()) + 2.0 * U * tail.abs() + U * l.abs())
 }
 
 /// δ(ε; z) of the Gaussian mechanism (exact curve).
@@ -48,7 +67,7 @@ pub fn epsilon_for_delta(noise_multiplier: f64, delta: f64) -> Result<f64> {
     check::open_unit("delta", delta)?;
     let z = noise_multiplier;
     let target = delta.ln();
-    let g = |e: f64| Ok(log_delta_for_epsilon(e, z) - target);
+    let g = |e: f64| Ok(log_delta_for_epsilon(e, z) + log_delta_error_bound(e, z) - target);
     if g(0.0)? <= 0.0 {
         return Ok(0.0);
     }
@@ -71,7 +90,7 @@ pub fn noise_multiplier_for(epsilon: f64, delta: f64) -> Result<f64> {
     check::positive("epsilon", epsilon)?;
     check::open_unit("delta", delta)?;
     let target = delta.ln();
-    let g = |z: f64| Ok(log_delta_for_epsilon(epsilon, z) - target);
+    let g = |z: f64| Ok(log_delta_for_epsilon(epsilon, z) + log_delta_error_bound(epsilon, z) - target);
     let (mut lo, mut hi) = (1e-3, 1.0);
     while g(lo)? <= 0.0 {
         lo *= 0.5;

@@ -5,19 +5,25 @@
 //! components each computed with relative error ≤ 4u (u = 2⁻⁵³; `ln`, `ln_1p`, statrs' `erfc`
 //! and table `ln k!` are within a few ulp), so `|lᵢ − l̂ᵢ| ≤ 8u·Mᵢ` with `Mᵢ = Σⱼ|cᵢⱼ|` (which
 //! the caller supplies). The total is `m + ln1p(s′)`, `m` the largest positive term's log and
-//! `s′ = Σ_{i≠max} ±exp(lᵢ − m)`; with weights `wᵢ = exp(lᵢ − value)` its absolute error is below
-//! `err = 8u·(|m| + |ln1p(s′)| + Σᵢ wᵢMᵢ + (n+1)·Σ_{i≠max} wᵢ) + u·|value|`.
+//! `s′ = Σ_{i≠max} ±exp(lᵢ − m)`, summed with Neumaier's compensated summation (error
+//! ≤ 2u·Σ|xᵢ| + O(n u²)Σ|xᵢ|, independent of n for n ≪ 1/u). With weights `wᵢ = exp(lᵢ − value)`
+//! the absolute error of the result is below
+//! `err = 8u·(|m| + |ln1p(s′)| + Σᵢ wᵢMᵢ + 4·Σ_{i≠max} wᵢ) + u·|value|`
+//! (the first-order terms: each `exp(lᵢ − m)` carries the relative error of `lᵢ` plus 2u, the sum
+//! 2u·Σ|xᵢ|, and `ln1p` and the final addition one rounding each).
 
 /// Accumulator of `±exp(lᵢ)` terms.
 #[derive(Debug, Default, Clone)]
-pub(crate) struct LogSum {
+pub struct LogSum {
     terms: Vec<(f64, bool, f64)>, // (log |term|, positive?, magnitude M of its components)
 }
 
 /// `ln(Σ ±exp(lᵢ))` and a bound on its absolute floating-point error.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct LogValue {
+pub struct LogValue {
+    /// The computed `ln(Σ ±exp(lᵢ))`.
     pub value: f64,
+    /// A bound on the absolute floating-point error of `value`.
     pub error: f64,
 }
 
@@ -31,6 +37,7 @@ impl LogValue {
 const U: f64 = f64::EPSILON / 2.0;
 
 impl LogSum {
+    /// An empty sum with room for `n` terms.
     pub fn with_capacity(n: usize) -> Self {
         LogSum { terms: Vec::with_capacity(n) }
     }
@@ -50,16 +57,20 @@ impl LogSum {
             return LogValue { value: f64::NEG_INFINITY, error: 0.0 };
         };
         let m = self.terms[imax].0;
-        let mut s_rest = 0.0;
+        // Neumaier (improved Kahan–Babuška) summation of s′.
+        let (mut s_rest, mut comp) = (0.0f64, 0.0f64);
         for (i, &(l, pos, _)) in self.terms.iter().enumerate() {
             if i != imax {
                 let e = (l - m).exp();
-                s_rest += if pos { e } else { -e };
+                let x = if pos { e } else { -e };
+                let t = s_rest + x;
+                comp += if s_rest.abs() >= x.abs() { (s_rest - t) + x } else { (x - t) + s_rest };
+                s_rest = t;
             }
         }
+        let s_rest = s_rest + comp;
         let tail = s_rest.ln_1p();
         let value = m + tail;
-        let n = self.terms.len() as f64;
         let (mut weighted_m, mut weight_rest) = (0.0, 0.0);
         for (i, &(l, _, mag)) in self.terms.iter().enumerate() {
             let w = (l - value).exp();
@@ -68,7 +79,7 @@ impl LogSum {
                 weight_rest += w;
             }
         }
-        let error = 8.0 * U * (m.abs() + tail.abs() + weighted_m + (n + 1.0) * weight_rest) + U * value.abs();
+        let error = 8.0 * U * (m.abs() + tail.abs() + weighted_m + 4.0 * weight_rest) + U * value.abs();
         LogValue { value, error }
     }
 }

@@ -26,7 +26,7 @@
 //! ledger records an event only after it composed successfully.
 
 pub mod basic;
-pub(crate) mod logsum;
+pub mod logsum;
 pub mod poisson_gaussian;
 pub mod wor_gaussian;
 

@@ -15,8 +15,10 @@
 //!   `i = ⌈α⌉` on, the pointwise terms alternate in sign and decrease in magnitude, so the
 //!   integrated tail after a partial sum `S_N` has the sign of the first omitted term and is no
 //!   larger in magnitude. The series is therefore cut *just before a negative term*: then
-//!   `S_N ≥ A_α` exactly, and `S_N − A_α ≤ |t_{N+1}|`, which the loop drives below `1e-13·S_N`
-//!   (or it stops after 20 000 terms, still an upper bound). This is the termination rule that the
+//!   `S_N ≥ A_α` exactly, and `S_N − A_α ≤ |t_{N+1}|`, which the loop drives below
+//!   `1e-13·S_N·ln S_N` (so that ln A_α, and with it the RDP, is within ~1e-13 relative; A_α is
+//!   close to 1 for small q, so a tolerance relative to A_α alone would not do), or it stops after
+//!   20 000 terms, still an upper bound. This is the termination rule that the
 //!   Opacus/TF code lacks (anchors C14: it returns ln A = −30.39 at q=0.4, z=12, α=59.5 where the
 //!   truth is 2.1479) and that dp_accounting replaced by `inf` when it does not converge.
 //!
@@ -24,9 +26,11 @@
 //! Proof: proofs/accounting/rdp_poisson_gaussian.md.
 
 use super::logsum::{LogSum, LogValue};
-use crate::special::log_erfc;
+use crate::special::log_half_erfc;
 
-/// Relative size of the first omitted (negative) term at which the fractional series stops.
+/// The fractional series stops when the first omitted (negative) term is below
+/// `FRACTIONAL_SERIES_RTOL · S · ln S` (S the partial sum): ln A is then within this relative
+/// tolerance.
 pub const FRACTIONAL_SERIES_RTOL: f64 = 1e-13;
 /// Hard cap on the number of fractional-series terms (the result stays an upper bound).
 pub const FRACTIONAL_SERIES_MAX_TERMS: usize = 20_000;
@@ -52,39 +56,57 @@ pub fn rdp_upper(q: f64, z: f64, alpha: f64) -> f64 {
     r.next_up().max(0.0)
 }
 
-/// Integer α: the exact finite binomial sum.
-#[allow(non_snake_case)]
-pub(crate) fn log_a_int(q: f64, z: f64, alpha: f64) -> LogValue {
+/// Integer α: the exact finite binomial sum, with its floating-point error bound.
+///
+/// Because `Σ_k C(α,k)(1−q)^{α−k} q^k = 1`, the sum is evaluated as
+/// `A_α − 1 = Σ_{k≥2} C(α,k)(1−q)^{α−k} q^k (e^{(k²−k)/(2z²)} − 1)`, a sum of positive terms (the
+/// k = 0, 1 terms vanish), and then `ln A_α = ln(1 + (A_α − 1))`. Summing the raw terms instead
+/// would cancel their first-order parts (`(1−q)^α + αq(1−q)^{α−1} ≈ 1`) and lose up to
+/// `1/(A_α − 1)` ulps of relative accuracy when ln A_α is small.
+pub fn log_a_int(q: f64, z: f64, alpha: f64) -> LogValue {
     let n = alpha as u64;
     let (ln_q, ln_1mq) = (q.ln(), (-q).ln_1p());
     let two_z2 = 2.0 * z * z;
-    let mut sum = LogSum::with_capacity(n as usize + 1);
+    let mut sum = LogSum::with_capacity(n as usize);
     // ln C(α, k) by the recurrence C(α,k+1) = C(α,k)(α−k)/(k+1); `binom_mag` bounds the
     // accumulated magnitude of its components for the error model.
     let (mut ln_binom, mut binom_mag) = (0.0f64, 0.0f64);
     for k in 0..=n {
         let kf = k as f64;
-        let c_q = kf * ln_q;
-        let c_1mq = (alpha - kf) * ln_1mq;
-        let c_exp = (kf * kf - kf) / two_z2;
-        let l = ln_binom + c_q + c_1mq + c_exp;
-        sum.push(l, true, binom_mag + c_q.abs() + c_1mq.abs() + c_exp);
+        if k >= 2 {
+            let c_q = kf * ln_q;
+            let c_1mq = (alpha - kf) * ln_1mq;
+            let c = (kf * kf - kf) / two_z2;
+            // ln(e^c − 1) = c + ln(−expm1(−c)), accurate for small and large c
+            let c_em1 = c + (-(-c).exp_m1()).ln();
+            let l = ln_binom + c_q + c_1mq + c_em1;
+            sum.push(l, true, binom_mag + c_q.abs() + c_1mq.abs() + c + c_em1.abs());
+        }
         if k < n {
             let step = ((alpha - kf) / (kf + 1.0)).ln();
             ln_binom += step;
             binom_mag += step.abs() + ln_binom.abs();
         }
     }
-    sum.finish()
+    // ln A = ln(1 + e^L), L = ln(A − 1): an absolute error e_L in L moves ln A by
+    // e_L·e^L/(1 + e^L) ≤ e_L; one more rounding for ln1p.
+    let l = sum.finish();
+    let (value, sens) = if l.value < 0.0 {
+        let e = l.value.exp();
+        (e.ln_1p(), e / (1.0 + e))
+    } else {
+        (l.value + (-l.value).exp().ln_1p(), 1.0)
+    };
+    LogValue { value, error: l.error * sens + 2.0 * f64::EPSILON * value.abs() }
 }
 
-/// Fractional α: the two-sided series, cut before a negative term (see module doc).
-pub(crate) fn log_a_frac(q: f64, z: f64, alpha: f64) -> LogValue {
+/// Fractional α: the two-sided series cut before a negative term (see module doc), so that
+/// `value + error ≥ ln A_α`.
+pub fn log_a_frac(q: f64, z: f64, alpha: f64) -> LogValue {
     let (ln_q, ln_1mq) = (q.ln(), (-q).ln_1p());
     let two_z2 = 2.0 * z * z;
     let x0 = z * z * (ln_1mq - ln_q) + 0.5;
     let sqrt2z = std::f64::consts::SQRT_2 * z;
-    let ln_half = -std::f64::consts::LN_2;
     let first_alternating = alpha.ceil() as usize;
     let mut sum = LogSum::with_capacity(64);
     // ln of the running sum of the positive terms: the yardstick of the stopping rule (it only
@@ -97,18 +119,21 @@ pub(crate) fn log_a_frac(q: f64, z: f64, alpha: f64) -> LogValue {
         let j = alpha - fi;
         // Region x ≤ x0: C(α,i) (1−q)^{α−i} q^i e^{(i²−i)/(2z²)} ½erfc((i−x0)/(√2 z)).
         let (a_q, a_1mq, a_exp, a_erfc) =
-            (fi * ln_q, j * ln_1mq, (fi * fi - fi) / two_z2, log_erfc((fi - x0) / sqrt2z));
-        let l0 = ln_binom + a_q + a_1mq + a_exp + ln_half + a_erfc;
-        let m0 = binom_mag + a_q.abs() + a_1mq.abs() + a_exp.abs() + 1.0 + a_erfc.abs();
+            (fi * ln_q, j * ln_1mq, (fi * fi - fi) / two_z2, log_half_erfc((fi - x0) / sqrt2z));
+        let l0 = ln_binom + a_q + a_1mq + a_exp + a_erfc;
+        let m0 = binom_mag + a_q.abs() + a_1mq.abs() + a_exp.abs() + a_erfc.abs();
         // Region x > x0: C(α,i) q^{α−i} (1−q)^i e^{(j²−j)/(2z²)} ½erfc((x0−j)/(√2 z)).
-        let (b_q, b_1mq, b_exp, b_erfc) = (j * ln_q, fi * ln_1mq, (j * j - j) / two_z2, log_erfc((x0 - j) / sqrt2z));
-        let l1 = ln_binom + b_q + b_1mq + b_exp + ln_half + b_erfc;
-        let m1 = binom_mag + b_q.abs() + b_1mq.abs() + b_exp.abs() + 1.0 + b_erfc.abs();
+        let (b_q, b_1mq, b_exp, b_erfc) =
+            (j * ln_q, fi * ln_1mq, (j * j - j) / two_z2, log_half_erfc((x0 - j) / sqrt2z));
+        let l1 = ln_binom + b_q + b_1mq + b_exp + b_erfc;
+        let m1 = binom_mag + b_q.abs() + b_1mq.abs() + b_exp.abs() + b_erfc.abs();
         if i >= first_alternating && !positive {
             // The tail from this term on is ≤ 0: the partial sum is an upper bound. Stop once the
             // gap it leaves (≤ |this term|) is negligible, or at the term cap.
             let gap = crate::special::log_add(l0, l1);
-            if gap - running <= FRACTIONAL_SERIES_RTOL.ln() || i >= FRACTIONAL_SERIES_MAX_TERMS {
+            // gap ≤ rtol·S·ln S  ⇔  ln gap − ln S ≤ ln rtol + ln ln S   (ln S = running > 0)
+            let target = FRACTIONAL_SERIES_RTOL.ln() + running.max(f64::MIN_POSITIVE).ln();
+            if gap - running <= target || i >= FRACTIONAL_SERIES_MAX_TERMS {
                 break;
             }
         }

@@ -1,0 +1,189 @@
+//! The command-line contract (shared/CLI.md), driven through the real binary: JSON fields, exit
+//! codes, one-line errors.
+
+use std::process::{Command, Output};
+
+fn dpref(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit code 2 with exactly one line on stderr starting with `error:`, nothing on stdout.
+fn assert_bad_input(args: &[&str]) {
+    let o = dpref(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+const G2: &[&str] = &["--batch-size", "256", "--dataset-size", "60000", "--steps", "14063", "--delta", "1e-5"];
+
+#[test]
+fn cli_account_json_has_the_contract_fields() {
+    let mut args = vec!["account", "--sigma", "1.1", "--json"];
+    args.extend_from_slice(G2);
+    let o = dpref(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    for field in ["epsilon", "delta", "accountant", "order", "sampling", "neighbouring", "steps", "sigma"] {
+        assert!(v.get(field).is_some(), "missing {field}");
+    }
+    assert_eq!(v["accountant"], "rdp");
+    assert_eq!(v["sampling"], "poisson");
+    assert_eq!(v["neighbouring"], "add-remove");
+    assert_eq!(v["steps"], 14063);
+    assert_eq!(v["order"], 8.1);
+    // anchors G2: improved conversion 2.59666 at order 8.1 (dp_accounting 0.6.0, rtol 1e-5 as printed)
+    let eps = v["epsilon"].as_f64().unwrap();
+    assert!((eps - 2.59666).abs() < 1e-5, "{eps}");
+}
+
+#[test]
+fn cli_account_classic_conversion_matches_tf_tutorial() {
+    let mut args = vec!["account", "--sigma", "1.1", "--json", "--conversion", "classic"];
+    args.extend_from_slice(G2);
+    let v: serde_json::Value = serde_json::from_slice(&dpref(&args).stdout).unwrap();
+    // anchors A.5: the TF tutorial's "3.01" is the classic conversion, 3.0084.
+    assert!((v["epsilon"].as_f64().unwrap() - 3.0084).abs() < 1e-4);
+}
+
+#[test]
+fn cli_account_same_input_same_bytes() {
+    let mut args = vec!["account", "--sigma", "0.9", "--json"];
+    args.extend_from_slice(G2);
+    assert_eq!(dpref(&args).stdout, dpref(&args).stdout);
+}
+
+#[test]
+fn cli_account_without_replacement_replace_one_uses_sensitivity_2c() {
+    // σ = 2.2 under replace-one is the event multiplier 1.1 of anchors A.7 (5.2435 at order 5).
+    let o = dpref(&[
+        "account",
+        "--sigma",
+        "2.2",
+        "--sampling",
+        "without-replacement",
+        "--batch-size",
+        "256",
+        "--dataset-size",
+        "60000",
+        "--steps",
+        "14063",
+        "--delta",
+        "1e-5",
+        "--neighbouring",
+        "replace-one",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["effective_noise_multiplier"], 1.1);
+    assert!((v["epsilon"].as_f64().unwrap() - 5.2435).abs() < 1e-4, "{v}");
+    assert_eq!(v["order"], 5.0);
+}
+
+#[test]
+fn cli_account_full_batch_is_unsampled_gaussian() {
+    // T = 4 full-batch releases at σ = 2: RDP 4α/(2·4) = α/2 per the accountant; the ε must be
+    // at least the exact analytic value for μ = √4/2 = 1 (anchors G8 family).
+    let o = dpref(&["account", "--sigma", "2", "--sampling", "full", "--steps", "4", "--delta", "1e-5", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let exact = dpref::accounting::gdp::epsilon_for_delta(1.0, 1e-5).unwrap();
+    let eps = v["epsilon"].as_f64().unwrap();
+    assert!(eps >= exact && eps < 1.3 * exact, "{eps} vs exact {exact}");
+}
+
+#[test]
+fn cli_calibrate_never_overshoots_and_reports_json() {
+    let mut args = vec!["calibrate", "--target-epsilon", "2", "--json"];
+    args.extend_from_slice(G2);
+    let o = dpref(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let (sigma, eps) = (v["sigma"].as_f64().unwrap(), v["epsilon"].as_f64().unwrap());
+    assert!(eps <= 2.0 && eps >= 0.99 * 2.0, "{eps}");
+    // Re-account the returned σ independently through `account`.
+    let s = sigma.to_string();
+    let mut args = vec!["account", "--sigma", &s, "--json"];
+    args.extend_from_slice(G2);
+    let w: serde_json::Value = serde_json::from_slice(&dpref(&args).stdout).unwrap();
+    assert_eq!(w["epsilon"].as_f64().unwrap(), eps);
+}
+
+#[test]
+fn cli_bad_input_exits_2_with_one_error_line() {
+    let base = ["--steps", "100", "--delta", "1e-5"];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut v = vec!["account"];
+        v.extend_from_slice(extra);
+        v.extend_from_slice(&base);
+        v
+    };
+    // σ ≤ 0, NaN, ∞
+    for s in ["0", "-1", "NaN", "inf"] {
+        assert_bad_input(&with(&["--sigma", s, "--q", "0.01"]));
+    }
+    // q ∉ (0, 1]
+    for q in ["0", "1.5", "-0.1", "NaN"] {
+        assert_bad_input(&with(&["--sigma", "1", "--q", q]));
+    }
+    // δ ∉ (0, 1), T = 0
+    for d in ["0", "1", "2", "NaN"] {
+        assert_bad_input(&["account", "--sigma", "1", "--q", "0.01", "--steps", "10", "--delta", d]);
+    }
+    assert_bad_input(&["account", "--sigma", "1", "--q", "0.01", "--steps", "0", "--delta", "1e-5"]);
+    // malformed numbers, missing flags, unknown flags
+    assert_bad_input(&with(&["--sigma", "abc", "--q", "0.01"]));
+    assert_bad_input(&["account", "--sigma", "1"]);
+    assert_bad_input(&with(&["--sigma", "1", "--q", "0.01", "--frobnicate"]));
+    // sampling flags that do not belong together
+    assert_bad_input(&with(&["--sigma", "1"]));
+    assert_bad_input(&with(&["--sigma", "1", "--q", "0.01", "--batch-size", "10", "--dataset-size", "100"]));
+    assert_bad_input(&with(&["--sigma", "1", "--sampling", "full", "--q", "0.01"]));
+    assert_bad_input(&with(&["--sigma", "1", "--batch-size", "200", "--dataset-size", "100"]));
+    // orders ≤ 1
+    assert_bad_input(&with(&["--sigma", "1", "--q", "0.01", "--orders", "0.5,2"]));
+    // calibrate: target ε ≤ 0
+    assert_bad_input(&["calibrate", "--target-epsilon", "0", "--q", "0.01", "--steps", "10", "--delta", "1e-5"]);
+    // no subcommand, unknown experiment
+    assert_bad_input(&[]);
+    assert_bad_input(&["reproduce", "no-such-experiment"]);
+}
+
+#[test]
+fn cli_unsupported_combinations_exit_2_naming_the_combination() {
+    let cases: &[&[&str]] = &[
+        // without replacement under add/remove (CLI.md's own example)
+        &["--sampling", "without-replacement", "--batch-size", "10", "--dataset-size", "100"],
+        // Poisson under replace-one
+        &["--q", "0.1", "--neighbouring", "replace-one"],
+        // with replacement: no accountant
+        &["--sampling", "with-replacement", "--batch-size", "10", "--dataset-size", "100"],
+        // PLD not implemented yet
+        &["--q", "0.1", "--accountant", "pld"],
+    ];
+    for extra in cases {
+        let mut args = vec!["account", "--sigma", "1", "--steps", "10", "--delta", "1e-5"];
+        args.extend_from_slice(extra);
+        assert_bad_input(&args);
+        let err = stderr(&dpref(&args));
+        assert!(err.contains("unsupported"), "{err}");
+    }
+}
+
+#[test]
+fn cli_reproduce_privacy_writes_the_table() {
+    let dir = std::env::temp_dir().join(format!("dpref-cli-test-{}", std::process::id()));
+    let o = dpref(&["reproduce", "privacy", "--quick", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = std::fs::read_to_string(dir.join("privacy.md")).expect("privacy.md written");
+    assert!(table.contains("ZCHWB MNIST") && table.contains("reproduced with the classic conversion"));
+    assert!(!table.contains("NOT reproduced"), "{table}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,5 @@
+//! Shared test helpers. Each integration test file includes what it needs with `mod common;`.
+#![allow(dead_code)]
+
+pub mod golden;
+pub mod stat;

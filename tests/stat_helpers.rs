@@ -1,0 +1,32 @@
+//! Tests of the statistical helpers themselves (STYLE (b) 11: shared helpers have tests).
+
+mod common;
+use common::stat::*;
+
+#[test]
+fn stat_helper_binomial_interval_has_the_promised_tails() {
+    let (n, p) = (10_000, 0.3);
+    let (lo, hi) = binomial_interval(n, p, ALPHA);
+    // P(X < lo) ≤ α/2 and P(X > hi) ≤ α/2 ...
+    assert!(1.0 - binomial_upper_tail(n, p, lo) <= ALPHA / 2.0 + 1e-12);
+    assert!(binomial_upper_tail(n, p, hi + 1) <= ALPHA / 2.0);
+    // ... and the interval is tight: one step narrower on either side breaks the promise.
+    assert!(1.0 - binomial_upper_tail(n, p, lo + 1) > ALPHA / 2.0);
+    assert!(binomial_upper_tail(n, p, hi) > ALPHA / 2.0);
+}
+
+#[test]
+fn stat_helper_binomial_tail_matches_direct_sum() {
+    // n = 20, p = 0.3: P(X >= 10) by summing the pmf.
+    let (n, p, k) = (20u64, 0.3f64, 10u64);
+    let direct: f64 = (k..=n)
+        .map(|i| statrs::function::factorial::binomial(n, i) * p.powi(i as i32) * (1.0 - p).powi((n - i) as i32))
+        .sum();
+    assert!((binomial_upper_tail(n, p, k) - direct).abs() < 1e-13, "{direct}");
+}
+
+#[test]
+fn stat_helper_chi_square_interval_contains_the_mean() {
+    let (lo, hi) = chi_square_interval(1000, ALPHA);
+    assert!(lo < 1000.0 && 1000.0 < hi && hi - lo < 400.0);
+}
