@@ -99,6 +99,17 @@ pub fn ln_binomial(n: f64, k: f64) -> f64 {
     libm::lgamma(n + 1.0) - libm::lgamma(k + 1.0) - libm::lgamma(n - k + 1.0)
 }
 
+/// `ln k!` for `k ≤ 4096` from a table built once (`libm::lgamma`, within ~1 ulp), beyond by
+/// `lgamma` directly. Used by the RDP sums, which need `ln C(α, k)` for every k ≤ α.
+pub fn ln_factorial(k: u64) -> f64 {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| (0..=4096u64).map(|j| libm::lgamma(j as f64 + 1.0)).collect());
+    match t.get(k as usize) {
+        Some(&v) => v,
+        None => libm::lgamma(k as f64 + 1.0),
+    }
+}
+
 /// Result of [`bracket_root`]: an interval `[lo, hi]` containing the sign change of a monotone
 /// function, with its values at both ends.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -107,7 +107,7 @@ fn cli_calibrate_never_overshoots_and_reports_json() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let (sigma, eps) = (v["sigma"].as_f64().unwrap(), v["epsilon"].as_f64().unwrap());
-    assert!(eps <= 2.0 && eps >= 0.99 * 2.0, "{eps}");
+    assert!((0.99 * 2.0..=2.0).contains(&eps), "{eps}");
     // Re-account the returned σ independently through `account`.
     let s = sigma.to_string();
     let mut args = vec!["account", "--sigma", &s, "--json"];

@@ -57,11 +57,13 @@ impl LogSum {
             return LogValue { value: f64::NEG_INFINITY, error: 0.0 };
         };
         let m = self.terms[imax].0;
+        // e_i = exp(l_i − m) (0 below the underflow threshold, where exp would return 0 anyway).
+        let scaled: Vec<f64> =
+            self.terms.iter().map(|t| if t.0 - m < -746.0 { 0.0 } else { (t.0 - m).exp() }).collect();
         // Neumaier (improved Kahan–Babuška) summation of s′.
         let (mut s_rest, mut comp) = (0.0f64, 0.0f64);
-        for (i, &(l, pos, _)) in self.terms.iter().enumerate() {
-            if i != imax {
-                let e = (l - m).exp();
+        for (i, (&(_, pos, _), &e)) in self.terms.iter().zip(&scaled).enumerate() {
+            if i != imax && e != 0.0 {
                 let x = if pos { e } else { -e };
                 let t = s_rest + x;
                 comp += if s_rest.abs() >= x.abs() { (s_rest - t) + x } else { (x - t) + s_rest };
@@ -71,9 +73,11 @@ impl LogSum {
         let s_rest = s_rest + comp;
         let tail = s_rest.ln_1p();
         let value = m + tail;
+        // w_i = exp(l_i − value) = e_i · exp(m − value)
+        let scale = (-tail).exp();
         let (mut weighted_m, mut weight_rest) = (0.0, 0.0);
-        for (i, &(l, _, mag)) in self.terms.iter().enumerate() {
-            let w = (l - value).exp();
+        for (i, (&(_, _, mag), &e)) in self.terms.iter().zip(&scaled).enumerate() {
+            let w = e * scale;
             weighted_m += w * mag;
             if i != imax {
                 weight_rest += w;

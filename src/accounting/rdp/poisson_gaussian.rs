@@ -26,12 +26,12 @@
 //! Proof: proofs/accounting/rdp_poisson_gaussian.md.
 
 use super::logsum::{LogSum, LogValue};
-use crate::special::log_half_erfc;
+use crate::special::{ln_factorial, log_half_erfc};
 
 /// The fractional series stops when the first omitted (negative) term is below
 /// `FRACTIONAL_SERIES_RTOL · S · ln S` (S the partial sum): ln A is then within this relative
 /// tolerance.
-pub const FRACTIONAL_SERIES_RTOL: f64 = 1e-13;
+pub const FRACTIONAL_SERIES_RTOL: f64 = 1e-11;
 /// Hard cap on the number of fractional-series terms (the result stays an upper bound).
 pub const FRACTIONAL_SERIES_MAX_TERMS: usize = 20_000;
 
@@ -68,25 +68,19 @@ pub fn log_a_int(q: f64, z: f64, alpha: f64) -> LogValue {
     let (ln_q, ln_1mq) = (q.ln(), (-q).ln_1p());
     let two_z2 = 2.0 * z * z;
     let mut sum = LogSum::with_capacity(n as usize);
-    // ln C(α, k) by the recurrence C(α,k+1) = C(α,k)(α−k)/(k+1); `binom_mag` bounds the
-    // accumulated magnitude of its components for the error model.
-    let (mut ln_binom, mut binom_mag) = (0.0f64, 0.0f64);
-    for k in 0..=n {
+    let ln_fact_n = ln_factorial(n);
+    for k in 2..=n {
         let kf = k as f64;
-        if k >= 2 {
-            let c_q = kf * ln_q;
-            let c_1mq = (alpha - kf) * ln_1mq;
-            let c = (kf * kf - kf) / two_z2;
-            // ln(e^c − 1) = c + ln(−expm1(−c)), accurate for small and large c
-            let c_em1 = c + (-(-c).exp_m1()).ln();
-            let l = ln_binom + c_q + c_1mq + c_em1;
-            sum.push(l, true, binom_mag + c_q.abs() + c_1mq.abs() + c + c_em1.abs());
-        }
-        if k < n {
-            let step = ((alpha - kf) / (kf + 1.0)).ln();
-            ln_binom += step;
-            binom_mag += step.abs() + ln_binom.abs();
-        }
+        // ln C(α, k) from the ln k! table; each entry within ~1 ulp.
+        let (lf_k, lf_nk) = (ln_factorial(k), ln_factorial(n - k));
+        let ln_binom = ln_fact_n - lf_k - lf_nk;
+        let c_q = kf * ln_q;
+        let c_1mq = (alpha - kf) * ln_1mq;
+        let c = (kf * kf - kf) / two_z2;
+        // ln(e^c − 1) = c + ln(−expm1(−c)); the correction is below 2⁻⁵⁴ once c > 38.
+        let c_em1 = if c > 38.0 { c } else { c + (-(-c).exp_m1()).ln() };
+        let l = ln_binom + c_q + c_1mq + c_em1;
+        sum.push(l, true, ln_fact_n + lf_k + lf_nk + c_q.abs() + c_1mq.abs() + c + c_em1.abs());
     }
     // ln A = ln(1 + e^L), L = ln(A − 1): an absolute error e_L in L moves ln A by
     // e_L·e^L/(1 + e^L) ≤ e_L; one more rounding for ln1p.
@@ -109,9 +103,10 @@ pub fn log_a_frac(q: f64, z: f64, alpha: f64) -> LogValue {
     let sqrt2z = std::f64::consts::SQRT_2 * z;
     let first_alternating = alpha.ceil() as usize;
     let mut sum = LogSum::with_capacity(64);
-    // ln of the running sum of the positive terms: the yardstick of the stopping rule (it only
-    // decides tightness, never validity, so no error bound is needed for it).
-    let mut running = f64::NEG_INFINITY;
+    // ln of the running sums of the positive and of the negative terms: ln S = log_sub(pos, neg)
+    // is the yardstick of the stopping rule (it only decides tightness, never validity, so no
+    // error bound is needed for it).
+    let (mut pos, mut neg) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
     let (mut ln_binom, mut binom_mag, mut positive) = (0.0f64, 0.0f64, true);
     let mut i = 0usize;
     loop {
@@ -127,25 +122,30 @@ pub fn log_a_frac(q: f64, z: f64, alpha: f64) -> LogValue {
             (j * ln_q, fi * ln_1mq, (j * j - j) / two_z2, log_half_erfc((x0 - j) / sqrt2z));
         let l1 = ln_binom + b_q + b_1mq + b_exp + b_erfc;
         let m1 = binom_mag + b_q.abs() + b_1mq.abs() + b_exp.abs() + b_erfc.abs();
+        let both = crate::special::log_add(l0, l1);
         if i >= first_alternating && !positive {
             // The tail from this term on is ≤ 0: the partial sum is an upper bound. Stop once the
             // gap it leaves (≤ |this term|) is negligible, or at the term cap.
-            let gap = crate::special::log_add(l0, l1);
-            // gap ≤ rtol·S·ln S  ⇔  ln gap − ln S ≤ ln rtol + ln ln S   (ln S = running > 0)
-            let target = FRACTIONAL_SERIES_RTOL.ln() + running.max(f64::MIN_POSITIVE).ln();
-            if gap - running <= target || i >= FRACTIONAL_SERIES_MAX_TERMS {
+            let gap = both;
+            // gap ≤ rtol·S·ln S  ⇔  ln gap − ln S ≤ ln rtol + ln ln S
+            let ln_s = if neg < pos { crate::special::log_sub(pos, neg) } else { pos };
+            let target = FRACTIONAL_SERIES_RTOL.ln() + ln_s.max(f64::MIN_POSITIVE).ln();
+            if gap - ln_s <= target || i >= FRACTIONAL_SERIES_MAX_TERMS {
                 break;
             }
         }
         sum.push(l0, positive, m0);
         sum.push(l1, positive, m1);
         if positive {
-            running = crate::special::log_add(running, crate::special::log_add(l0, l1));
+            pos = crate::special::log_add(pos, both);
+        } else {
+            neg = crate::special::log_add(neg, both);
         }
         // C(α, i+1) = C(α, i)(α − i)/(i + 1): magnitude and sign.
         let ratio = (alpha - fi) / (fi + 1.0);
-        ln_binom += ratio.abs().ln();
-        binom_mag += ratio.abs().ln().abs() + ln_binom.abs();
+        let ln_ratio = ratio.abs().ln();
+        ln_binom += ln_ratio;
+        binom_mag += ln_ratio.abs() + ln_binom.abs();
         if ratio < 0.0 {
             positive = !positive;
         }
