@@ -113,7 +113,7 @@ fn cli_calibrate_never_overshoots_and_reports_json() {
     let mut args = vec!["account", "--sigma", &s, "--json"];
     args.extend_from_slice(G2);
     let w: serde_json::Value = serde_json::from_slice(&dpref(&args).stdout).unwrap();
-    assert_eq!(w["epsilon"].as_f64().unwrap(), eps);
+    assert_eq!(w["epsilon"].as_f64().unwrap(), eps, "sigma {s} calibrate {v} account {w}");
 }
 
 #[test]

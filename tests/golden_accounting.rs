@@ -140,7 +140,7 @@ fn golden_g8_gdp_mu_one() {
     // μ is rounded up by a few ulp (the inputs √3 are themselves rounded)
     assert!((mu - 1.0).abs() < 1e-14, "{mu}");
     let eps = gdp::epsilon_for_delta(mu, num(&c["delta_at_eps_1"]["exact"])).unwrap();
-    assert!(eps >= 1.0 && eps < 1.0 + 1e-13, "{eps}");
+    assert!((1.0..1.0 + 1e-13).contains(&eps), "{eps}");
 }
 
 #[test]

@@ -161,9 +161,9 @@ pub fn settings() -> Vec<Setting> {
         steps: 2_250,
         delta: 1e-5,
         claimed_epsilon: Some(7.32911117143),
-        claimed_decimals: 9,
+        claimed_decimals: 8,
         orders: Orders::Opacus,
-        remark: "q = 0.04 (= 1/25); Opacus' RDP value, exact to 1e-10 by mpmath",
+        remark: "q = 0.04 (= 1/25); Opacus' RDP value, 7.4e-12 below the exact 7.329111171484174 (mpmath), compared at 8 decimals",
     });
     v
 }
