@@ -39,13 +39,21 @@ pub fn binomial_upper_tail(n: u64, p: f64, k: u64) -> f64 {
     statrs::function::beta::beta_reg(k as f64, (n - k + 1) as f64, p)
 }
 
-/// Two-sided acceptance interval `[lo, hi]` of counts for Binomial(n, p): the smallest `lo`
-/// with `P(X < lo) ≤ α/2` maximal and the largest `hi` with `P(X > hi) ≤ α/2`.
+/// `P(X ≤ k)` for X ~ Binomial(n, p), via `I_{1−p}(n−k, k+1)` (no cancellation near 1).
+pub fn binomial_lower_tail(n: u64, p: f64, k: u64) -> f64 {
+    if k >= n {
+        return 1.0;
+    }
+    statrs::function::beta::beta_reg((n - k) as f64, (k + 1) as f64, 1.0 - p)
+}
+
+/// Two-sided acceptance interval `[lo, hi]` of counts for Binomial(n, p): the largest `lo` with
+/// `P(X < lo) ≤ α/2` and the smallest `hi` with `P(X > hi) ≤ α/2`.
 pub fn binomial_interval(n: u64, p: f64, alpha: f64) -> (u64, u64) {
     let mean = (n as f64 * p).round() as u64;
-    // lo: largest l with P(X <= l-1) = 1 - P(X >= l) <= α/2
+    let below = |l: u64| if l == 0 { 0.0 } else { binomial_lower_tail(n, p, l - 1) }; // P(X < l)
     let mut lo = mean;
-    while lo > 0 && 1.0 - binomial_upper_tail(n, p, lo - 1) <= alpha / 2.0 {
+    while lo > 0 && below(lo) > alpha / 2.0 {
         lo -= 1;
     }
     let mut hi = mean;
