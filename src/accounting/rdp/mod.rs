@@ -230,8 +230,8 @@ impl RdpAccountant {
                         Ok(Curve { rdp: vec![0.0; n], log_good: 0.0 })
                     }
                     _ if q == 1.0 => self.curve(inner),
-                    other => Err(self.unsupported(
-                        other,
+                    _ => Err(self.unsupported(
+                        event,
                         "the RDP accountant bounds Poisson subsampling of the Gaussian mechanism only",
                     )),
                 }
@@ -252,8 +252,8 @@ impl RdpAccountant {
                         Ok(Curve { rdp: wor_gaussian::rdp_curve_upper(gamma, z, &self.orders), log_good: 0.0 })
                     }
                     _ if b == nn => self.curve(inner),
-                    other => Err(self.unsupported(
-                        other,
+                    _ => Err(self.unsupported(
+                        event,
                         "the RDP accountant bounds sampling without replacement of the Gaussian mechanism only",
                     )),
                 }
