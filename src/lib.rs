@@ -43,3 +43,9 @@ pub mod rng;
 pub mod special;
 
 pub use error::{Error, Result};
+
+/// The README's Rust examples, compiled and run as doc tests so that the README cannot drift
+/// from the API.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

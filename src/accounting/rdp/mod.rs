@@ -55,6 +55,21 @@ struct Curve {
 }
 
 /// Rényi-DP accountant over a fixed order grid and neighbouring relation.
+///
+/// ```
+/// use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant};
+/// // 1000 steps of Poisson-sampled (q = 0.01) Gaussian noise with multiplier 1.0.
+/// let step = DpEvent::poisson_sampled(0.01, DpEvent::gaussian(1.0)?)?;
+/// let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
+/// acc.compose(&step, 1000)?;
+/// let eps = acc.epsilon(1e-5, Conversion::Improved)?;
+/// assert!(eps.epsilon > 2.0 && eps.epsilon < 2.2); // 2.1014 at order 7.8
+/// // The same event under replace-one is refused, not approximated.
+/// let replace = RdpAccountant::new(Neighbouring::ReplaceOne);
+/// assert!(matches!(replace.supports(&step), Err(dpref::Error::Unsupported { .. })));
+/// # Ok::<(), dpref::Error>(())
+/// ```
+///
 /// Proof: proofs/accounting/rdp_accountant.md.
 #[derive(Debug, Clone)]
 pub struct RdpAccountant {
