@@ -35,11 +35,17 @@
 #![warn(clippy::all)]
 
 pub mod accounting;
+pub mod audit;
+pub mod bounds;
+pub mod data;
 pub mod error;
 pub mod experiments;
+pub mod geometry;
 pub mod linalg;
+pub mod loss;
 pub mod noise;
 pub mod rng;
+pub mod sampling;
 pub mod special;
 
 pub use error::{Error, Result};

@@ -14,7 +14,8 @@
 //! floats, where `ln δ⁺` is [`log_delta_for_epsilon`] plus its floating-point error bound
 //! ([`log_delta_error_bound`]), and return the end where `ln δ⁺ ≤ ln δ*`: the returned ε (or z)
 //! provably meets the target despite rounding. The two terms of δ cancel (by a factor
-//! `1/(1 − e^d)`, up to ~30 at ε = 0.5, z = 8), which is why the margin is computed, not guessed.
+//! `1/(1 − e^d)`: 36 at ε = 0.5, z = 8.06; 140 at ε = 10, z = 3.73), which is why the margin is
+//! computed, not guessed.
 //! Proof: proofs/accounting/analytic_gaussian.md.
 
 use crate::error::{Error, Result, check};
@@ -31,20 +32,27 @@ pub fn log_delta_for_epsilon(epsilon: f64, noise_multiplier: f64) -> f64 {
     la + (-d.exp_m1()).ln()
 }
 
-/// A bound on the absolute error of [`log_delta_for_epsilon`]: with `u = 2⁻⁵³`, `ln Φ(a)` and
-/// `ln Φ(b)` each within `2u(1 + |·|)` (libm `erfc` < 1 ulp, one rounding in `ln`), so
-/// `d = ε + ln Φ(b) − ln Φ(a)` is within `δd = 4u(1 + ε + |ln Φ(a)| + |ln Φ(b)|)`, and
-/// `ln(1 − e^d)` moves by `δd·e^d/(1 − e^d)` plus its own roundings; doubled for safety.
+/// A bound on the absolute error of [`log_delta_for_epsilon`]: with `u = 2⁻⁵³`, the arguments
+/// `a`, `b` carry `2u(1/(2z) + εz)`, which moves `ln Φ` by at most that times its slope
+/// `φ(x)/Φ(x) ≤ |x| + 2`; `ln Φ(a)` and `ln Φ(b)` are then within `2u(1 + |·|)` (libm `erfc`
+/// < 1 ulp, one rounding in `ln`), so `d = ε + ln Φ(b) − ln Φ(a)` is within
+/// `δd = 4u(1 + ε + |ln Φ(a)| + |ln Φ(b)|)` plus the argument terms, and `ln(1 − e^d)` moves by
+/// `δd·e^d/(1 − e^d)` plus its own roundings; doubled for safety.
 pub fn log_delta_error_bound(epsilon: f64, noise_multiplier: f64) -> f64 {
     const U: f64 = f64::EPSILON / 2.0;
     let z = noise_multiplier;
     let (a, b) = (0.5 / z - epsilon * z, -0.5 / z - epsilon * z);
     let (la, lb) = (log_normal_cdf(a), log_normal_cdf(b));
     let d = epsilon + lb - la;
-    let dd = 4.0 * U * (1.0 + epsilon + la.abs() + lb.abs());
+    let arg = 2.0 * U * (0.5 / z + epsilon * z);
+    let dd = 4.0 * U * (1.0 + epsilon + la.abs() + lb.abs()) + arg * (a.abs() + 2.0 + b.abs() + 2.0);
     let tail = (-d.exp_m1()).ln();
     let l = la + tail;
-    2.0 * (2.0 * U * (1.0 + la.abs()) + dd * d.exp() / (-d.exp_m1()) + 2.0 * U * tail.abs() + U * l.abs())
+    2.0 * (2.0 * U * (1.0 + la.abs())
+        + arg * (a.abs() + 2.0)
+        + dd * d.exp() / (-d.exp_m1())
+        + 2.0 * U * tail.abs()
+        + U * l.abs())
 }
 
 /// δ(ε; z) of the Gaussian mechanism (exact curve).

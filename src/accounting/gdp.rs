@@ -48,7 +48,8 @@ pub fn mu_of_gaussian_composition(event: &DpEvent) -> Result<f64> {
 /// `InvalidParameter` for μ ≤ 0 or ε < 0.
 pub fn delta_for_epsilon(mu: f64, epsilon: f64) -> Result<f64> {
     check::positive("mu", mu)?;
-    gaussian::delta_for_epsilon(epsilon, 1.0 / mu)
+    // z = 1/μ rounded down: a smaller multiplier is the more private-looking side's opposite
+    gaussian::delta_for_epsilon(epsilon, (1.0 / mu).next_down())
 }
 
 /// The smallest ε with δ(ε) ≤ δ under μ-GDP, rounded up.
@@ -57,7 +58,7 @@ pub fn delta_for_epsilon(mu: f64, epsilon: f64) -> Result<f64> {
 /// `InvalidParameter` for μ ≤ 0 or δ ∉ (0, 1).
 pub fn epsilon_for_delta(mu: f64, delta: f64) -> Result<f64> {
     check::positive("mu", mu)?;
-    gaussian::epsilon_for_delta(1.0 / mu, delta)
+    gaussian::epsilon_for_delta((1.0 / mu).next_down(), delta)
 }
 
 /// Power of the most powerful test at false-positive rate `fpr`: `Φ(μ − Φ^{-1}(1 − fpr))`.

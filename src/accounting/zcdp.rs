@@ -29,7 +29,8 @@ fn bracket_increasing(what: &'static str, g: impl Fn(f64) -> f64) -> Result<f64>
 fn log_delta_at(rho: f64, epsilon: f64, alpha: f64) -> (f64, f64) {
     let am1 = alpha - 1.0;
     let (c1, c2, c3) = (am1 * (alpha * rho - epsilon), am1 * (-1.0 / alpha).ln_1p(), alpha.ln());
-    (c1 + c2 - c3, c1.abs() + c2.abs() + c3)
+    // |c1|'s rounding is relative to its factors' magnitudes, not to |c1| (αρ and ε may cancel)
+    (c1 + c2 - c3, am1 * (alpha * rho + epsilon) + c2.abs() + c3)
 }
 
 /// Upper bound on δ(ε) for a ρ-zCDP mechanism (optimal conversion).

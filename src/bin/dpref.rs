@@ -27,6 +27,50 @@ enum Command {
     Calibrate(CalibrateArgs),
     /// Re-run the papers' experiments (shrunk to two cores) and print their tables.
     Reproduce(ReproduceArgs),
+    /// Audit a mechanism: a certified lower bound on its epsilon.
+    #[command(subcommand)]
+    Audit(AuditCommand),
+}
+
+#[derive(Subcommand)]
+enum AuditCommand {
+    /// Audit another implementation from its outputs on two neighbouring datasets.
+    Samples(AuditSamplesArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StrategyArg {
+    Bonferroni,
+    Split,
+}
+
+#[derive(Args)]
+struct AuditSamplesArgs {
+    /// Outputs on D: one real number per line, or the first column of a CSV.
+    #[arg(long)]
+    a: PathBuf,
+    /// Outputs on D' (neighbouring).
+    #[arg(long)]
+    b: PathBuf,
+    /// delta of the claim tested, in [0, 1).
+    #[arg(long, default_value_t = 0.0)]
+    delta: f64,
+    /// The epsilon the implementation claims; exit code 3 if the bound exceeds it.
+    #[arg(long)]
+    claimed_epsilon: Option<f64>,
+    /// Confidence 1 - beta of the bound, in (0, 1).
+    #[arg(long, default_value_t = 0.95)]
+    confidence: f64,
+    /// How the threshold is chosen: all thresholds with a simultaneous (Bonferroni) correction,
+    /// or chosen on half of the samples and certified on the other half.
+    #[arg(long, value_enum, default_value = "bonferroni")]
+    threshold_strategy: StrategyArg,
+    /// Seed of the split.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -308,6 +352,72 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
     Ok(())
 }
 
+/// Exit code 3: the audit found a violation of the claimed guarantee.
+const EXIT_VIOLATION: u8 = 3;
+
+fn audit_samples(args: &AuditSamplesArgs) -> Result<bool> {
+    use dpref::audit::{AuditSettings, ThresholdStrategy, epsilon_lower_bound, samples::read_samples};
+    if let Some(c) = args.claimed_epsilon {
+        dpref::error::check::non_negative("--claimed-epsilon", c)?;
+    }
+    let settings = AuditSettings {
+        delta: dpref::error::check::probability_below_one("--delta", args.delta)?,
+        confidence: dpref::error::check::open_unit("--confidence", args.confidence)?,
+        strategy: match args.threshold_strategy {
+            StrategyArg::Bonferroni => ThresholdStrategy::Bonferroni,
+            StrategyArg::Split => ThresholdStrategy::Split { fraction: 0.5 },
+        },
+        seed: args.seed,
+    };
+    let (a, b) = (read_samples(&args.a)?, read_samples(&args.b)?);
+    let r = epsilon_lower_bound(&a, &b, &settings)?;
+    let violation = args.claimed_epsilon.is_some_and(|c| r.epsilon > c);
+    if args.json {
+        let v = json!({
+            "epsilon_lower_bound": r.epsilon,
+            "confidence": r.confidence,
+            "delta": r.delta,
+            "n_a": r.n_a,
+            "n_b": r.n_b,
+            "threshold": r.threshold,
+            "direction": r.direction.name(),
+            "region": match r.region { dpref::audit::Region::AtLeast => "at-least", dpref::audit::Region::Below => "below" },
+            "tpr_lower": r.tpr_lower,
+            "fpr_upper": r.fpr_upper,
+            "threshold_strategy": match args.threshold_strategy { StrategyArg::Bonferroni => "bonferroni", StrategyArg::Split => "split" },
+            "claimed_epsilon": args.claimed_epsilon,
+            "violation": violation,
+        });
+        println!("{v}");
+    } else {
+        println!("epsilon >= {}  (certified lower bound, confidence {}, delta = {})", r.epsilon, r.confidence, r.delta);
+        match r.threshold {
+            Some(t) => {
+                let (p, q) = match (r.direction, r.region) {
+                    (dpref::audit::Direction::AOverB, dpref::audit::Region::AtLeast)
+                    | (dpref::audit::Direction::BOverA, dpref::audit::Region::Below) => ("A", "B"),
+                    _ => ("B", "A"),
+                };
+                let event = if r.region == dpref::audit::Region::AtLeast { ">=" } else { "<" };
+                println!(
+                    "  attack: output {event} {t}; P_{p}(event) >= {} and P_{q}(event) <= {}",
+                    r.tpr_lower, r.fpr_upper
+                );
+            }
+            None => println!("  no threshold attack beats delta: no evidence against any epsilon"),
+        }
+        println!("  samples: {} on D (--a), {} on D' (--b)", r.n_a, r.n_b);
+        if let Some(c) = args.claimed_epsilon {
+            if violation {
+                println!("  VIOLATION: the claimed epsilon {c} is refuted at confidence {}", r.confidence);
+            } else {
+                println!("  claimed epsilon {c}: not refuted by these samples");
+            }
+        }
+    }
+    Ok(violation)
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -318,7 +428,7 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                eprintln!("error: a subcommand is required: account, calibrate or reproduce (see dpref --help)");
+                eprintln!("error: a subcommand is required: account, calibrate, audit or reproduce (see dpref --help)");
                 return ExitCode::from(2);
             }
             // clap renders several lines (usage, hints); the contract is one line.
@@ -330,12 +440,14 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Command::Account(a) => account(a),
-        Command::Calibrate(a) => calibrate(a),
-        Command::Reproduce(a) => reproduce(a),
+        Command::Account(a) => account(a).map(|()| false),
+        Command::Calibrate(a) => calibrate(a).map(|()| false),
+        Command::Reproduce(a) => reproduce(a).map(|()| false),
+        Command::Audit(AuditCommand::Samples(a)) => audit_samples(a),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::from(EXIT_VIOLATION),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)

@@ -23,11 +23,13 @@ pub fn gaussian_rdp(z: f64, alpha: f64) -> f64 {
 }
 
 /// Laplace RDP with multiplier `z`, rounded up. Evaluated as
-/// `[(α−1)/z + ln(α/(2α−1) + (α−1)/(2α−1)·e^{−(2α−1)/z})]/(α−1)` (no overflow).
+/// `[(α−1)/z + ln1p((α−1)/(2α−1)·expm1(−(2α−1)/z))]/(α−1)` (no overflow, and no cancellation
+/// when z is large: the logarithm's argument is then close to 1).
 pub fn laplace_rdp(z: f64, alpha: f64) -> f64 {
     let (am1, t) = (alpha - 1.0, 2.0 * alpha - 1.0);
     let lead = am1 / z;
-    let inner = (alpha / t + am1 / t * (-t / z).exp()).ln();
+    // α/t + (α−1)/t·e^{−t/z} = 1 + (α−1)/t·(e^{−t/z} − 1)
+    let inner = (am1 / t * (-t / z).exp_m1()).ln_1p();
     let v = (lead + inner) / am1;
     up(v, (lead.abs() + inner.abs()) / am1).min(up(1.0 / z, 1.0 / z))
 }

@@ -2,15 +2,16 @@
 //! the RDP formulas can round their result *up* by a derived margin instead of a guessed one.
 //!
 //! Error model (proofs/accounting/rdp_float_error.md): a term's logarithm `lᵢ = Σⱼ cᵢⱼ` is a sum of
-//! components each computed with relative error ≤ 4u (u = 2⁻⁵³; `ln`, `ln_1p`, statrs' `erfc`
-//! and table `ln k!` are within a few ulp), so `|lᵢ − l̂ᵢ| ≤ 8u·Mᵢ` with `Mᵢ = Σⱼ|cᵢⱼ|` (which
+//! components each computed with relative error ≤ 4u (u = 2⁻⁵³; `ln`, `ln_1p`, libm's `erfc`
+//! and `lgamma`, and the `ln k!` table are within a few ulp), so `|lᵢ − l̂ᵢ| ≤ 8u·Mᵢ` with `Mᵢ = Σⱼ|cᵢⱼ|` (which
 //! the caller supplies). The total is `m + ln1p(s′)`, `m` the largest positive term's log and
 //! `s′ = Σ_{i≠max} ±exp(lᵢ − m)`, summed with Neumaier's compensated summation (error
 //! ≤ 2u·Σ|xᵢ| + O(n u²)Σ|xᵢ|, independent of n for n ≪ 1/u). With weights `wᵢ = exp(lᵢ − value)`
 //! the absolute error of the result is below
-//! `err = 8u·(|m| + |ln1p(s′)| + Σᵢ wᵢMᵢ + 4·Σ_{i≠max} wᵢ) + u·|value|`
-//! (the first-order terms: each `exp(lᵢ − m)` carries the relative error of `lᵢ` plus 2u, the sum
-//! 2u·Σ|xᵢ|, and `ln1p` and the final addition one rounding each).
+//! `err = 8u·(|m| + |ln1p(s′)| + Σᵢ wᵢMᵢ + 4·Σ_{i≠max} wᵢ) + u·Σᵢ wᵢ|lᵢ − m| + u·|value|`
+//! (the first-order terms: each `exp(lᵢ − m)` carries the relative error of `lᵢ`, the rounding of
+//! the difference `lᵢ − m` and 2u, the sum 2u·Σ|xᵢ|, and `ln1p` and the final addition one
+//! rounding each).
 
 /// Accumulator of `±exp(lᵢ)` terms.
 #[derive(Debug, Default, Clone)]
@@ -75,15 +76,17 @@ impl LogSum {
         let value = m + tail;
         // w_i = exp(l_i − value) = e_i · exp(m − value)
         let scale = (-tail).exp();
-        let (mut weighted_m, mut weight_rest) = (0.0, 0.0);
-        for (i, (&(_, _, mag), &e)) in self.terms.iter().zip(&scaled).enumerate() {
+        let (mut weighted_m, mut weight_rest, mut weighted_diff) = (0.0, 0.0, 0.0);
+        for (i, (&(l, _, mag), &e)) in self.terms.iter().zip(&scaled).enumerate() {
             let w = e * scale;
             weighted_m += w * mag;
+            weighted_diff += w * (l - m).abs();
             if i != imax {
                 weight_rest += w;
             }
         }
-        let error = 8.0 * U * (m.abs() + tail.abs() + weighted_m + 4.0 * weight_rest) + U * value.abs();
+        let error =
+            8.0 * U * (m.abs() + tail.abs() + weighted_m + 4.0 * weight_rest) + U * weighted_diff + U * value.abs();
         LogValue { value, error }
     }
 }

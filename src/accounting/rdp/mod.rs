@@ -46,6 +46,12 @@ pub fn default_orders() -> Vec<f64> {
     v
 }
 
+/// `a + b` rounded toward −∞ (for `ln P(G)`, where smaller is conservative).
+fn add_down(a: f64, b: f64) -> f64 {
+    let s = a + b;
+    if s == 0.0 { s } else { s.next_down() }
+}
+
 /// An RDP curve on the accountant's grid plus the probability mass of approximate-DP failures.
 #[derive(Debug, Clone, PartialEq)]
 struct Curve {
@@ -151,7 +157,7 @@ impl RdpAccountant {
         for (t, r) in self.total.rdp.iter_mut().zip(&c.rdp) {
             *t = (*t + r).next_up();
         }
-        self.total.log_good += c.log_good;
+        self.total.log_good = add_down(self.total.log_good, c.log_good);
         self.ledger.push((event.clone(), count));
         Ok(())
     }
@@ -166,8 +172,12 @@ impl RdpAccountant {
         if lg == 0.0 {
             return epsilon_from_rdp(&self.orders, &self.total.rdp, delta, conversion);
         }
-        // δ = P(G)·δ_RDP + (1 − P(G))  ⇒  δ_RDP = (δ − (1 − P(G)))/P(G), rounded down.
-        let delta_rdp = (delta + lg.exp_m1()) / lg.exp() * (1.0 - 4.0 * f64::EPSILON);
+        // δ = P(G)·δ_RDP + (1 − P(G))  ⇒  δ_RDP = (δ − (1 − P(G)))/P(G), rounded down. The
+        // difference cancels when δ is close to the spent mass 1 − P(G): its rounding error is
+        // at most 2u(δ + spent), subtracted before dividing.
+        let spent = -lg.exp_m1();
+        let diff = (delta - spent) - 4.0 * f64::EPSILON * (delta + spent);
+        let delta_rdp = diff / lg.exp() * (1.0 - 4.0 * f64::EPSILON);
         if delta_rdp.is_nan() || delta_rdp <= 0.0 {
             return Ok(EpsilonBound { epsilon: f64::INFINITY, order: None });
         }
@@ -294,7 +304,7 @@ impl RdpAccountant {
                     for (t, r) in acc.rdp.iter_mut().zip(&c.rdp) {
                         *t = (*t + r).next_up();
                     }
-                    acc.log_good += c.log_good;
+                    acc.log_good = add_down(acc.log_good, c.log_good);
                 }
                 Ok(acc)
             }

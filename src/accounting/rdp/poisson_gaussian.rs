@@ -16,7 +16,7 @@
 //!   integrated tail after a partial sum `S_N` has the sign of the first omitted term and is no
 //!   larger in magnitude. The series is therefore cut *just before a negative term*: then
 //!   `S_N ≥ A_α` exactly, and `S_N − A_α ≤ |t_{N+1}|`, which the loop drives below
-//!   `1e-13·S_N·ln S_N` (so that ln A_α, and with it the RDP, is within ~1e-13 relative; A_α is
+//!   `1e-11·S_N·ln S_N` (so that ln A_α, and with it the RDP, is within ~1e-11 relative; A_α is
 //!   close to 1 for small q, so a tolerance relative to A_α alone would not do), or it stops after
 //!   20 000 terms, still an upper bound. This is the termination rule that the
 //!   Opacus/TF code lacks (anchors C14: it returns ln A = −30.39 at q=0.4, z=12, α=59.5 where the

@@ -22,7 +22,7 @@
 //! Proof: proofs/accounting/rdp_without_replacement.md.
 
 use super::logsum::LogSum;
-use crate::special::ln_binomial;
+use crate::special::{ln_binomial, ln_factorial};
 
 /// Orders above this use the general bound (Thm. 9) only: the forward differences cost O(α²).
 pub const THM27_MAX_ORDER: u64 = 256;
@@ -35,7 +35,9 @@ fn log_forward_differences(z: f64, max_l: u64) -> Vec<Option<f64>> {
         let mut s = LogSum::with_capacity(l as usize + 1);
         for i in 0..=l {
             let (lb, e) = (ln_binomial(l as f64, i as f64), (i * i - i) as f64 / two_z2);
-            s.push(lb + e, (l - i) % 2 == 0, lb.abs() + e);
+            // magnitude: the three ln-factorials ln C is computed from, plus the exponent
+            let mag = ln_factorial(l) + ln_factorial(i) + ln_factorial(l - i) + e;
+            s.push(lb + e, (l - i) % 2 == 0, mag);
         }
         let v = s.finish();
         if v.value.is_finite() && v.error < 0.01 {
@@ -55,10 +57,12 @@ fn log_moment_int(gamma: f64, z: f64, alpha: u64, diffs: &[Option<f64>]) -> f64 
     for j in 2..=alpha {
         let jf = j as f64;
         let lb = ln_binomial(alpha as f64, jf);
+        let lb_mag = ln_factorial(alpha) + ln_factorial(j) + ln_factorial(alpha - j);
         let general = std::f64::consts::LN_2 + jf * (jf - 1.0) / two_z2; // ln(2 e^{(j−1)ε(j)})
         let t = if j == 2 {
             // ln min{4(e^{ε(2)} − 1), 2e^{ε(2)}}
-            let four_em1 = 4f64.ln() + eps2 + (-(-eps2).exp()).ln_1p();
+            // ln(e^{ε₂} − 1) = ε₂ + ln(−expm1(−ε₂)): accurate also for small ε₂ (large z)
+            let four_em1 = 4f64.ln() + eps2 + (-(-eps2).exp_m1()).ln();
             four_em1.min(general)
         } else {
             let (lo, hi) = (2 * (j / 2), 2 * j.div_ceil(2));
@@ -72,7 +76,7 @@ fn log_moment_int(gamma: f64, z: f64, alpha: u64, diffs: &[Option<f64>]) -> f64 
             }
         };
         let l = jf * ln_g + lb + t;
-        s.push(l, true, (jf * ln_g).abs() + lb.abs() + t.abs());
+        s.push(l, true, (jf * ln_g).abs() + lb_mag + t.abs());
     }
     s.finish().upper()
 }

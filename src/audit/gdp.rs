@@ -1,0 +1,71 @@
+//! A Gaussian-DP fit (Nasr et al. 2023, arXiv 2302.07956; Dong, Roth, Su 2019 Eq. 6): the μ of
+//! the Gaussian trade-off curve through the attack's (FPR, FNR) pairs, `μ = Φ⁻¹(1 − FPR) −
+//! Φ⁻¹(FNR)`, converted to ε at δ with the μ-GDP curve.
+//!
+//! This is an **estimate**: it is a valid lower bound only if the mechanism's trade-off curve is
+//! exactly Gaussian, which nothing checks (it is asymptotic for composed mechanisms). Its type,
+//! [`GdpEstimate`], has no conversion to [`super::EpsilonLowerBound`] and its fields are named
+//! `*_estimate`, so it cannot be reported as a certified bound by accident. The rates used are
+//! Clopper–Pearson upper bounds with a Bonferroni correction over the thresholds evaluated, as in
+//! jax_privacy's `epsilon_from_gdp`.
+//! Proof: proofs/audit/gdp_estimate.md.
+
+use super::binomial::clopper_pearson_upper;
+use crate::accounting::gdp;
+use crate::error::{Error, Result, check};
+use crate::special::normal_quantile;
+use serde::Serialize;
+
+/// A μ-GDP fit: an estimate, not a certified bound.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct GdpEstimate {
+    /// Estimated μ.
+    pub mu_estimate: f64,
+    /// ε at `delta` of μ-GDP with that μ (an estimate).
+    pub epsilon_estimate: f64,
+    /// δ.
+    pub delta: f64,
+}
+
+/// Fits μ to the scores `a` (D) and `b` (D′) at significance `significance`.
+///
+/// # Errors
+/// `Empty`/`NonFinite` scores; `InvalidParameter` for significance ∉ (0, 0.5) or δ ∉ (0, 1).
+pub fn gdp_estimate(a: &[f64], b: &[f64], significance: f64, delta: f64) -> Result<GdpEstimate> {
+    if !(significance > 0.0 && significance < 0.5) {
+        return Err(Error::invalid("significance", significance, "in (0, 0.5)"));
+    }
+    check::open_unit("delta", delta)?;
+    for (what, s) in [("samples of A", a), ("samples of B", b)] {
+        if s.is_empty() {
+            return Err(Error::Empty { what });
+        }
+        check::all_finite(what, s)?;
+    }
+    let mut sa = a.to_vec();
+    let mut sb = b.to_vec();
+    sa.sort_unstable_by(f64::total_cmp);
+    sb.sort_unstable_by(f64::total_cmp);
+    let (na, nb) = (sa.len() as u64, sb.len() as u64);
+    // Thresholds: up to 512 pooled quantiles (a fixed number: the Bonferroni count is known).
+    let mut pooled: Vec<f64> = sa.iter().chain(sb.iter()).copied().collect();
+    pooled.sort_unstable_by(f64::total_cmp);
+    let m = 512.min(pooled.len());
+    let level = significance / (2.0 * m as f64);
+    let mut mu: f64 = 0.0;
+    for j in 0..m {
+        let t = pooled[(j * (pooled.len() - 1)) / (m - 1).max(1)];
+        // "A" if s ≥ t: FNR = P_A(s < t), FPR = P_B(s ≥ t)
+        let fn_count = sa.partition_point(|&x| x < t) as u64;
+        let fp_count = nb - sb.partition_point(|&x| x < t) as u64;
+        let fnr = clopper_pearson_upper(fn_count, na, level)?;
+        let fpr = clopper_pearson_upper(fp_count, nb, level)?;
+        if fnr.max(fpr) >= 1.0 - delta {
+            continue;
+        }
+        // Either orientation: |Φ⁻¹(1 − FPR) − Φ⁻¹(FNR)|
+        mu = mu.max((normal_quantile(1.0 - fpr) - normal_quantile(fnr)).abs());
+    }
+    let epsilon_estimate = if mu > 0.0 { gdp::epsilon_for_delta(mu, delta)? } else { 0.0 };
+    Ok(GdpEstimate { mu_estimate: mu, epsilon_estimate, delta })
+}

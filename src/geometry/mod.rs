@@ -1,0 +1,261 @@
+//! Projections and clipping: the one implementation of each geometric step of the algorithms.
+//!
+//! | function | set | metric |
+//! |---|---|---|
+//! | [`clip_l2`] | `{‖x‖₂ ≤ C}` | radial (standard DP-SGD clipping `x·min(1, C/‖x‖₂)`) |
+//! | [`project_ellipsoid`] | `E_A = {x : xᵀAx ≤ 1}`, `A = diag(a)` | [`EllipsoidProjection::Radial`] (`x/max(1, ‖x‖_A)`, the projection in ‖·‖_A) or [`EllipsoidProjection::Euclidean`] (`argmin_{y∈E_A} ‖y − x‖₂`) |
+//! | [`Domain::project`] | box, l2 ball, l1 ball, ℝ^d | Euclidean |
+//! | [`Domain::project_weighted`] | box, l2 ball | `argmin_{y∈X} ‖y − x‖_H`, `H = diag(h)` (AdaGrad) |
+//!
+//! With `A = C/B²` the ellipsoid is the `‖·‖_C`-ball of radius B; with `A = I/B²` both ellipsoid
+//! projections equal [`clip_l2`] at radius B ([ADFJT] notes §2.0). The radial variant makes
+//! Lemma B.1's bias bound exact; the Euclidean one is the paper's definition.
+//! Proof: proofs/geometry.md.
+
+use crate::error::{Error, Result, check};
+use crate::linalg::{norm_diag_mahalanobis, norm_l2};
+
+/// `x ← x·min(1, C/‖x‖₂)`; returns the factor applied. `C = ∞` leaves x unchanged.
+pub fn clip_l2(x: &mut [f64], c: f64) -> f64 {
+    let n = norm_l2(x);
+    if n <= c || c.is_infinite() {
+        return 1.0;
+    }
+    let f = c / n;
+    for v in x.iter_mut() {
+        *v *= f;
+    }
+    f
+}
+
+/// Which projection onto an ellipsoid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum EllipsoidProjection {
+    /// `x/max(1, ‖x‖_A)`: the projection in the ellipsoid's own norm (default; exact for Lemma B.1).
+    #[default]
+    Radial,
+    /// The Euclidean projection (the paper's definition), by a bracketed 1-D root find.
+    Euclidean,
+}
+
+/// Projects `x` onto `{y : Σ aⱼ yⱼ² ≤ 1}` (`a > 0`, finite). Returns `‖x‖_A` before projection.
+///
+/// Euclidean variant: outside the ellipsoid, `yⱼ = xⱼ/(1 + λaⱼ)` with λ > 0 the root of the convex
+/// decreasing `φ(λ) = Σ aⱼxⱼ²/(1 + λaⱼ)² − 1`, bracketed in `[(‖x‖_A − 1)/a_max, (‖x‖_A − 1)/a_min]`
+/// and refined by bisection to adjacent floats; the larger end is kept, so `‖y‖_A ≤ 1` as
+/// evaluated.
+pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) -> f64 {
+    debug_assert_eq!(x.len(), a.len(), "invariant: dimensions agree");
+    let norm_a = norm_diag_mahalanobis(x, a);
+    if norm_a <= 1.0 {
+        return norm_a;
+    }
+    match kind {
+        EllipsoidProjection::Radial => {
+            for v in x.iter_mut() {
+                *v /= norm_a;
+            }
+            // rounding may leave ‖x‖_A a hair above 1: shrink by ulps until it is not
+            while norm_diag_mahalanobis(x, a) > 1.0 {
+                for v in x.iter_mut() {
+                    *v *= 1.0 - f64::EPSILON;
+                }
+            }
+        }
+        EllipsoidProjection::Euclidean => {
+            let phi = |lam: f64| -> f64 {
+                x.iter().zip(a).map(|(xi, ai)| ai * (xi / (1.0 + lam * ai)).powi(2)).sum::<f64>() - 1.0
+            };
+            let (amin, amax) = a.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+            let (mut lo, mut hi) = ((norm_a - 1.0) / amax, (norm_a - 1.0) / amin);
+            // φ(lo) ≥ 0 ≥ φ(hi) by convexity; widen defensively against rounding
+            while phi(hi) > 0.0 {
+                hi *= 2.0;
+            }
+            while lo > 0.0 && phi(lo) < 0.0 {
+                lo *= 0.5;
+            }
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if mid <= lo || mid >= hi {
+                    break;
+                }
+                if phi(mid) > 0.0 {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            for (v, ai) in x.iter_mut().zip(a) {
+                *v /= 1.0 + hi * ai;
+            }
+        }
+    }
+    norm_a
+}
+
+/// The constraint set X of the optimisation.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub enum Domain {
+    /// ℝ^d.
+    Unconstrained,
+    /// `[−r, r]^d`.
+    Box {
+        /// r > 0.
+        radius: f64,
+    },
+    /// `{‖x‖₂ ≤ r}`.
+    L2Ball {
+        /// r > 0.
+        radius: f64,
+    },
+    /// `{‖x‖₁ ≤ r}`.
+    L1Ball {
+        /// r > 0.
+        radius: f64,
+    },
+}
+
+impl Domain {
+    /// Parses the CLI spelling `box:<r>`, `l2:<r>`, `l1:<r>` or `none`.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for another spelling or a radius that is not > 0 and finite.
+    pub fn parse(s: &str) -> Result<Domain> {
+        if s == "none" {
+            return Ok(Domain::Unconstrained);
+        }
+        let (kind, r) =
+            s.split_once(':').ok_or_else(|| Error::invalid("--domain", s, "box:<r>, l2:<r>, l1:<r> or none"))?;
+        let radius: f64 = r.parse().map_err(|_| Error::invalid("--domain", s, "a numeric radius"))?;
+        check::positive("domain radius", radius)?;
+        match kind {
+            "box" => Ok(Domain::Box { radius }),
+            "l2" => Ok(Domain::L2Ball { radius }),
+            "l1" => Ok(Domain::L1Ball { radius }),
+            _ => Err(Error::invalid("--domain", s, "box:<r>, l2:<r>, l1:<r> or none")),
+        }
+    }
+
+    /// Whether `x ∈ X` (up to a relative 1e-12 on the radius).
+    pub fn contains(&self, x: &[f64]) -> bool {
+        let tol = |r: f64| r * (1.0 + 1e-12);
+        match *self {
+            Domain::Unconstrained => true,
+            Domain::Box { radius } => x.iter().all(|v| v.abs() <= radius),
+            Domain::L2Ball { radius } => norm_l2(x) <= tol(radius),
+            Domain::L1Ball { radius } => crate::linalg::norm_l1(x) <= tol(radius),
+        }
+    }
+
+    /// Euclidean diameter D₂ of X (∞ when unconstrained).
+    pub fn diameter_l2(&self, d: usize) -> f64 {
+        match *self {
+            Domain::Unconstrained => f64::INFINITY,
+            Domain::Box { radius } => 2.0 * radius * (d as f64).sqrt(),
+            Domain::L2Ball { radius } | Domain::L1Ball { radius } => 2.0 * radius,
+        }
+    }
+
+    /// ℓ∞ diameter D∞ of X (∞ when unconstrained).
+    pub fn diameter_linf(&self) -> f64 {
+        match *self {
+            Domain::Unconstrained => f64::INFINITY,
+            Domain::Box { radius } | Domain::L2Ball { radius } | Domain::L1Ball { radius } => 2.0 * radius,
+        }
+    }
+
+    /// Euclidean projection `argmin_{y∈X} ‖y − x‖₂`, in place.
+    pub fn project(&self, x: &mut [f64]) {
+        match *self {
+            Domain::Unconstrained => {}
+            Domain::Box { radius } => {
+                for v in x.iter_mut() {
+                    *v = v.clamp(-radius, radius);
+                }
+            }
+            Domain::L2Ball { radius } => {
+                clip_l2(x, radius);
+            }
+            Domain::L1Ball { radius } => project_l1_ball(x, radius),
+        }
+    }
+
+    /// `H`-weighted projection `argmin_{y∈X} ‖y − x‖_H`, `H = diag(h)`, `h ≥ 0`, in place.
+    ///
+    /// Box: coordinatewise clamping (the problem decouples). l2 ball: `yⱼ = hⱼxⱼ/(hⱼ + μ)` with
+    /// μ ≥ 0 the root of `‖y(μ)‖₂ = r` (bisection; the end inside the ball is kept). Coordinates
+    /// with `hⱼ = 0` carry no cost and are set by the Euclidean projection of the rest.
+    ///
+    /// # Errors
+    /// `Unsupported` for the l1 ball (not needed by the algorithms that use it).
+    pub fn project_weighted(&self, x: &mut [f64], h: &[f64]) -> Result<()> {
+        debug_assert_eq!(x.len(), h.len(), "invariant: dimensions agree");
+        match *self {
+            Domain::Unconstrained | Domain::Box { .. } => {
+                self.project(x);
+                Ok(())
+            }
+            Domain::L2Ball { radius } => {
+                if norm_l2(x) <= radius {
+                    return Ok(());
+                }
+                if h.iter().any(|&v| v == 0.0) {
+                    // Degenerate weights: fall back to the Euclidean projection (any point of the
+                    // optimal face is optimal for the zero-weight coordinates).
+                    self.project(x);
+                    return Ok(());
+                }
+                let norm_at = |mu: f64| -> f64 {
+                    x.iter().zip(h).map(|(xi, hi)| (hi * xi / (hi + mu)).powi(2)).sum::<f64>().sqrt()
+                };
+                let (mut lo, mut hi) = (0.0f64, h.iter().copied().fold(0.0, f64::max));
+                while norm_at(hi) > radius {
+                    hi *= 2.0;
+                }
+                for _ in 0..200 {
+                    let mid = 0.5 * (lo + hi);
+                    if mid <= lo || mid >= hi {
+                        break;
+                    }
+                    if norm_at(mid) > radius {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                for (v, w) in x.iter_mut().zip(h) {
+                    *v = w * *v / (w + hi);
+                }
+                Ok(())
+            }
+            Domain::L1Ball { .. } => Err(Error::Unsupported {
+                event: "H-weighted projection onto an l1 ball".into(),
+                neighbouring: "-".into(),
+                accountant: "-",
+                reason: "not implemented; use a box or an l2 ball with AdaGrad-type methods".into(),
+            }),
+        }
+    }
+}
+
+/// Euclidean projection onto `{‖x‖₁ ≤ r}` (Duchi, Shalev-Shwartz, Singer, Chandra 2008, Fig. 1):
+/// soft-threshold at the θ ≥ 0 with `Σ max(|xⱼ| − θ, 0) = r`, found by sorting.
+pub fn project_l1_ball(x: &mut [f64], r: f64) {
+    if crate::linalg::norm_l1(x) <= r {
+        return;
+    }
+    let mut u: Vec<f64> = x.iter().map(|v| v.abs()).collect();
+    u.sort_unstable_by(|a, b| b.total_cmp(a));
+    let (mut cum, mut theta) = (0.0, 0.0);
+    for (j, &uj) in u.iter().enumerate() {
+        cum += uj;
+        let t = (cum - r) / (j + 1) as f64;
+        if uj > t {
+            theta = t;
+        }
+    }
+    for v in x.iter_mut() {
+        *v = v.signum() * (v.abs() - theta).max(0.0);
+    }
+}
