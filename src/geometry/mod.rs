@@ -200,7 +200,7 @@ impl Domain {
                 if norm_l2(x) <= radius {
                     return Ok(());
                 }
-                if h.iter().any(|&v| v == 0.0) {
+                if h.contains(&0.0) {
                     // Degenerate weights: fall back to the Euclidean projection (any point of the
                     // optimal face is optimal for the zero-weight coordinates).
                     self.project(x);
