@@ -44,6 +44,7 @@ pub mod geometry;
 pub mod linalg;
 pub mod loss;
 pub mod noise;
+pub mod optim;
 pub mod rng;
 pub mod sampling;
 pub mod special;

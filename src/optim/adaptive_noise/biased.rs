@@ -1,0 +1,184 @@
+//! The non-private templates that [ADFJT]'s theorems analyse: biased SGD (Algorithm 4) and
+//! biased AdaGrad (Algorithm 5, App. A). The caller supplies the (possibly biased) estimate
+//! g̃^k of the minibatch mean and the zero-mean noise ξ^k; PASAN and PAGAN are the instances with
+//! g̃ = mean of ellipsoid projections and ξ = s·N(0, A^{−1}).
+//! ```text
+//! Alg. 4                                          Alg. 5
+//! 1: x^0 ∈ X                                      1: x^0 ∈ X
+//! 2: for k = 0..T−1:                              2: for k = 0..T−1:
+//! 3:   sample b indices (with replacement)        3:   sample b indices
+//! 4:   g^k = (1/b) Σᵢ g^{k,i}                     4:   g̃^k = biased estimate of g^k (g^k as Alg. 4 line 4)
+//! 5:   g̃^k = estimate of g^k                      5:   ĝ^k = g̃^k + ξ^k
+//! 6:   ĝ^k = g̃^k + ξ^k                            6:   H_k = diag(Σ_{i=0..k} ĝ^i ĝ^iᵀ)^{1/2}/α   (corrected: printed i = 1..k)
+//! 7:   x^{k+1} = Π_X(x^k − α_k ĝ^k)               7:   x^{k+1} = argmin_X ‖x − (x^k − H_k⁻¹ĝ^k)‖_{H_k}
+//! 8: return (1/T) Σ x^k                           8: return (1/T) Σ x^k
+//! ```
+//! Alg. 4's step sizes are AdaGrad-norm `α_k = α/√(Σ_{i≤k}‖ĝ^i‖²)` (as PASAN) or a fixed α.
+//! Proof: proofs/adaptive_noise/biased.md.
+
+use super::{adagrad_diagonal_step, adagrad_norm_step};
+use crate::data::Dataset;
+use crate::error::{Result, check};
+use crate::geometry::Domain;
+use crate::loss::Loss;
+use crate::optim::{Averager, EventLog, Observer, OutputPoint, PrivacyReport, Run, TraceEvent, check_start};
+use crate::rng::{DpRng, Seeds, Stream};
+use crate::sampling::BatchSampler;
+
+/// Step-size rule of Algorithm 4.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StepRule {
+    /// `α_k = α/√(Σ_{i≤k}‖ĝ^i‖²)` (0/0 := 0).
+    AdaGradNorm {
+        /// α.
+        alpha: f64,
+    },
+    /// `α_k = α`.
+    Constant {
+        /// α.
+        alpha: f64,
+    },
+}
+
+/// Settings shared by the two templates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TemplateConfig {
+    /// T.
+    pub steps_t: u64,
+    /// How indices are drawn (printed: with replacement).
+    pub sampler: BatchSampler,
+    /// X.
+    pub domain: Domain,
+    /// Which point is returned.
+    pub output: OutputPoint,
+    /// x^0 (default 0 projected).
+    pub x0: Option<Vec<f64>>,
+}
+
+/// `estimate(k, x, per-example gradients of the batch, out)` writes g̃^k.
+pub type Estimator<'a> = &'a mut dyn FnMut(u64, &[f64], &[Vec<f64>], &mut [f64]);
+/// `noise(k, rng, ĝ)` adds ξ^k to ĝ in place.
+pub type NoiseFn<'a> = &'a mut dyn FnMut(u64, &mut DpRng, &mut [f64]);
+/// `update(x^k, ĝ^k, x^{k+1})`.
+type Update<'a> = &'a mut dyn FnMut(&[f64], &[f64], &mut [f64]) -> Result<()>;
+
+#[allow(clippy::too_many_arguments)]
+fn run_template(
+    data: &Dataset,
+    loss: Loss,
+    config: &TemplateConfig,
+    seeds: Seeds,
+    observer: &mut impl Observer,
+    estimate: Estimator<'_>,
+    noise: NoiseFn<'_>,
+    update: Update<'_>,
+) -> Result<Run> {
+    check::count("steps", config.steps_t)?;
+    config.sampler.validate(data.n())?;
+    let (n, d) = (data.n(), data.d());
+    if let Some(x0) = &config.x0 {
+        check_start(x0, d)?;
+    }
+    let (mut sampling, mut noise_rng) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
+    let mut x = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
+    config.domain.project(&mut x);
+    let (mut batch, mut g_hat, mut x_next) = (Vec::new(), vec![0.0; d], vec![0.0; d]);
+    let mut avg = Averager::new(d);
+    for k in 0..config.steps_t {
+        observer.observe(TraceEvent::Iterate { step: k, x: &x });
+        // Alg. 4/5, line 3: sample the batch
+        config.sampler.sample(&mut sampling, n, &mut batch);
+        // Alg. 4 line 4 / Alg. 5 line 4: per-example gradients g^{k,i}; the estimate g_tilde^k
+        let grads: Vec<Vec<f64>> = batch
+            .iter()
+            .map(|&i| {
+                let mut g = vec![0.0; d];
+                loss.gradient(&x, data.row(i), data.label(i), &mut g);
+                g
+            })
+            .collect();
+        estimate(k, &x, &grads, &mut g_hat);
+        // Alg. 4 line 6 / Alg. 5 line 5: g_hat = g_tilde + xi
+        noise(k, &mut noise_rng, &mut g_hat);
+        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
+        // Alg. 4 line 7 / Alg. 5 lines 6-7: the update
+        update(&x, &g_hat, &mut x_next)?;
+        avg.add(&x, &x_next);
+        std::mem::swap(&mut x, &mut x_next);
+    }
+    let privacy = PrivacyReport { epsilon: None, delta: None, sigma: 0.0 };
+    Ok(Run { x: avg.output(config.output, &x), x_last: x, steps: config.steps_t, events: EventLog::default(), privacy })
+}
+
+/// Algorithm 4 (biased SGD) with the given estimator, noise and step rule.
+///
+/// # Errors
+/// `InvalidParameter` for invalid settings.
+#[allow(clippy::too_many_arguments)]
+pub fn biased_sgd(
+    data: &Dataset,
+    loss: Loss,
+    config: &TemplateConfig,
+    step: StepRule,
+    seeds: Seeds,
+    observer: &mut impl Observer,
+    estimate: Estimator<'_>,
+    noise: NoiseFn<'_>,
+) -> Result<Run> {
+    let mut sum_sq = 0.0;
+    let domain = config.domain.clone();
+    let mut update = |x: &[f64], g: &[f64], out: &mut [f64]| -> Result<()> {
+        match step {
+            // Alg. 4, line 7 with alpha_k = alpha / sqrt(sum ||g_hat||^2)
+            StepRule::AdaGradNorm { alpha } => adagrad_norm_step(x, g, &mut sum_sq, alpha, &domain, out),
+            // Alg. 4, line 7 with alpha_k = alpha
+            StepRule::Constant { alpha } => {
+                for ((o, xi), gi) in out.iter_mut().zip(x).zip(g) {
+                    *o = xi - alpha * gi;
+                }
+                domain.project(out);
+            }
+        }
+        Ok(())
+    };
+    run_template(data, loss, config, seeds, observer, estimate, noise, &mut update)
+}
+
+/// Algorithm 5 (biased AdaGrad) with step scale α (theory: α = D∞).
+///
+/// # Errors
+/// `InvalidParameter` for invalid settings; `Unsupported` for an l1-ball domain.
+#[allow(clippy::too_many_arguments)]
+pub fn biased_adagrad(
+    data: &Dataset,
+    loss: Loss,
+    config: &TemplateConfig,
+    alpha: f64,
+    seeds: Seeds,
+    observer: &mut impl Observer,
+    estimate: Estimator<'_>,
+    noise: NoiseFn<'_>,
+) -> Result<Run> {
+    check::positive("alpha", alpha)?;
+    let d = data.d();
+    let (mut sum_sq, mut h) = (vec![0.0; d], vec![0.0; d]);
+    let domain = config.domain.clone();
+    let mut update =
+        |x: &[f64], g: &[f64], out: &mut [f64]| adagrad_diagonal_step(x, g, &mut sum_sq, alpha, &domain, &mut h, out);
+    run_template(data, loss, config, seeds, observer, estimate, noise, &mut update)
+}
+
+/// The unbiased estimator `g̃ = g = (1/b_realised) Σᵢ g^{k,i}` (0 for an empty batch).
+pub fn mean_estimate(_k: u64, _x: &[f64], grads: &[Vec<f64>], out: &mut [f64]) {
+    out.iter_mut().for_each(|v| *v = 0.0);
+    for g in grads {
+        crate::linalg::axpy(1.0, g, out);
+    }
+    if !grads.is_empty() {
+        let b = grads.len() as f64;
+        out.iter_mut().for_each(|v| *v /= b);
+    }
+}
+
+/// No noise: ξ = 0.
+pub fn no_noise(_k: u64, _rng: &mut DpRng, _g: &mut [f64]) {}

@@ -1,0 +1,88 @@
+//! PASAN — Private Adaptive SGD with Adaptive Noise. [ADFJT] Algorithm 1.
+//!
+//! Input: dataset, loss, [`AdaptiveNoiseConfig`] (T, q, α, C, B, z or (ε, δ), X). Output: [`Run`].
+//! Invariants: projected gradients lie in `E_A`, `A = C/B²`; one privacy event per step.
+//! ```text
+//! 1: choose x^0 ∈ X
+//! 2: for k = 0 .. T−1:
+//! 3:   draw the batch D_k (Poisson, rate q; printed: b indices i.i.d. with replacement)
+//! 4:   A_k = C/B² (fixed; data-independent)
+//! 5:   g̃^k = (1/b) Σ_{i∈D_k} π_{A_k}(g^{k,i}),   g^{k,i} ∈ ∂F(x^k; z_i),   b = qn
+//! 6:   ĝ^k = g̃^k + s ξ^k,  ξ^k ~ N(0, A_k^{−1}),  s = z/b   (corrected; printed √(log(1/δ)/(bε)))
+//! 7:   α_k = α / √(Σ_{i≤k} ‖ĝ^i‖₂²)
+//! 8:   x^{k+1} = Π_X(x^k − α_k ĝ^k)
+//! 9: return x̄ = (1/T) Σ_{k=0}^{T−1} x^k   (corrected; printed k = 1..T)
+//! ```
+//! # Privacy
+//! In whitened coordinates `A^{1/2}·` each projected gradient has norm ≤ 1 and the noise is
+//! `z·N(0, I)` on the sum: one `PoissonSampled(q, Gaussian(z/f))` per step (f = 1 add/remove, 2
+//! replace-one). Lines 7–9 are post-processing.
+//! # Proof
+//! proofs/adaptive_noise/pasan.md (§2 line table, §5 errata).
+
+use super::{AdaptiveNoiseConfig, adagrad_norm_step};
+use crate::accounting::per_example_sum_gaussian;
+use crate::data::Dataset;
+use crate::error::Result;
+use crate::loss::Loss;
+use crate::optim::{
+    Averager, EventLog, GradientBound, Observer, Run, TraceEvent, noise_multiplier, privatized_mean, report,
+};
+use crate::rng::{Seeds, Stream};
+
+/// Runs PASAN (see the module doc) with sampling and noise streams from `seeds`.
+///
+/// # Errors
+/// `InvalidParameter` for invalid settings (checked before any randomness); `Unsupported` for a
+/// privacy target with a sampler or relation no accountant covers.
+#[allow(non_snake_case)]
+pub fn pasan(
+    data: &Dataset,
+    loss: Loss,
+    config: &AdaptiveNoiseConfig,
+    seeds: Seeds,
+    observer: &mut impl Observer,
+) -> Result<Run> {
+    let (n, d) = (data.n(), data.d());
+    config.validate(n, d)?;
+    loss.check_labels(data)?;
+    let T = config.steps_t;
+    let z = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
+    let private = z > 0.0 && config.clip_radius_b.is_finite();
+    let step_event =
+        config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { z } else { 1.0 }, config.neighbouring)?)?;
+    let b = config.sampler.expected_batch_size(n);
+    let a = config.ellipsoid_a();
+    let bound = if config.clip_radius_b.is_finite() {
+        GradientBound::Ellipsoid { a: &a, kind: config.projection }
+    } else {
+        GradientBound::None
+    };
+    let stds = config.noise_stds(z);
+    let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
+    let (mut events, mut avg) = (EventLog::default(), Averager::new(d));
+    // Alg. 1, line 1: x^0 in X
+    let mut x = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
+    config.domain.project(&mut x);
+    let (mut batch, mut g, mut g_hat, mut x_next) = (Vec::new(), vec![0.0; d], vec![0.0; d], vec![0.0; d]);
+    let mut sum_sq = 0.0;
+    for k in 0..T {
+        observer.observe(TraceEvent::Iterate { step: k, x: &x });
+        // Alg. 1, line 3: draw the batch D_k
+        config.sampler.sample(&mut sampling, n, &mut batch);
+        // Alg. 1, line 4: A_k = C/B^2 (fixed, `a`)
+        // Alg. 1, lines 5-6: g_tilde = (1/b) sum pi_A(g^{k,i}); g_hat = g_tilde + s xi, xi ~ N(0, A^-1) (corrected)
+        privatized_mean(data, loss, &x, &batch, bound, &stds, b, &mut noise, &mut g, &mut g_hat)?;
+        if private {
+            events.push(step_event.clone());
+        }
+        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
+        // Alg. 1, lines 7-8: alpha_k = alpha / sqrt(sum_{i<=k} |g_hat^i|^2); x^{k+1} = Pi_X(x^k - alpha_k g_hat^k)
+        adagrad_norm_step(&x, &g_hat, &mut sum_sq, config.step_scale_alpha, &config.domain, &mut x_next);
+        avg.add(&x, &x_next);
+        std::mem::swap(&mut x, &mut x_next);
+    }
+    // Alg. 1, line 9: return the average (k = 0..T-1 by default, corrected)
+    let privacy = report(&events, z, config.privacy, config.neighbouring, config.clip_radius_b.is_finite())?;
+    Ok(Run { x: avg.output(config.output, &x), x_last: x, steps: T, events, privacy })
+}

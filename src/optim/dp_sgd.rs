@@ -1,0 +1,146 @@
+//! DP-SGD — Abadi, Chu, Goodfellow, McMahan, Mironov, Talwar, Zhang 2016, "Deep learning with
+//! differential privacy" (arXiv 1607.00133v2), Algorithm 1, with Poisson sampling and the
+//! noisy sum normalised by the expected batch size.
+//!
+//! Input: dataset, loss, [`DpSgdConfig`] (T, q, η, C, σ or (ε, δ), X). Output: [`Run`].
+//! ```text
+//! 1: initialise x^0 (default 0, projected onto X)
+//! 2: for k = 0 .. T−1:
+//! 3:   B_k ← Poisson sample of [n] with rate q
+//! 4:   gᵢ = ∇F(x^k; zᵢ) for i ∈ B_k
+//! 5:   ḡᵢ = gᵢ · min(1, C/‖gᵢ‖₂)
+//! 6:   ĝ^k = (1/b)(Σᵢ ḡᵢ + N(0, σ²C² I)),   b = qn (expected batch size, public)
+//! 7:   x^{k+1} = Π_X(x^k − η ĝ^k)     (Π_X: Euclidean projection; the paper is unconstrained)
+//! 8: return the output point and the privacy events; the accountant gives (ε, δ)
+//! ```
+//! Privacy: one `PoissonSampled(q, Gaussian(σ/f))` per step, f = 1 (add/remove) or 2
+//! (replace-one: a replaced record moves the clipped sum by 2C).
+//! Proof: proofs/dp_sgd.md.
+
+use super::{
+    Averager, EventLog, GradientBound, Observer, OutputPoint, Privacy, Run, TraceEvent, check_start, noise_multiplier,
+    privatized_mean, report,
+};
+use crate::accounting::{Neighbouring, per_example_sum_gaussian};
+use crate::data::Dataset;
+use crate::error::{Error, Result, check};
+use crate::geometry::Domain;
+use crate::loss::Loss;
+use crate::rng::{Seeds, Stream};
+use crate::sampling::BatchSampler;
+use serde::Serialize;
+
+/// DP-SGD settings; field names end in the paper's symbols.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DpSgdConfig {
+    /// T: number of steps.
+    pub steps_t: u64,
+    /// η: learning rate.
+    pub learning_rate_eta: f64,
+    /// C: per-example l2 clipping radius (∞: no clipping, allowed only with a noise multiplier
+    /// and then without a privacy claim).
+    pub clip_c: f64,
+    /// How batches are drawn (Poisson by default).
+    pub sampler: BatchSampler,
+    /// σ, or the (ε, δ) it is calibrated to.
+    pub privacy: Privacy,
+    /// The neighbouring relation of the privacy claim.
+    pub neighbouring: Neighbouring,
+    /// X.
+    pub domain: Domain,
+    /// Which point is returned.
+    pub output: OutputPoint,
+    /// x^0 (default: 0 projected onto X).
+    pub x0: Option<Vec<f64>>,
+}
+
+impl DpSgdConfig {
+    /// Defaults: Poisson sampling at the given rate, add/remove, unconstrained, average from 0.
+    pub fn new(steps_t: u64, learning_rate_eta: f64, clip_c: f64, q: f64, privacy: Privacy) -> Self {
+        DpSgdConfig {
+            steps_t,
+            learning_rate_eta,
+            clip_c,
+            sampler: BatchSampler::Poisson { q },
+            privacy,
+            neighbouring: Neighbouring::AddRemove,
+            domain: Domain::Unconstrained,
+            output: OutputPoint::AverageFromZero,
+            x0: None,
+        }
+    }
+
+    fn validate(&self, data: &Dataset) -> Result<()> {
+        check::count("steps", self.steps_t)?;
+        check::positive("learning rate", self.learning_rate_eta)?;
+        if self.clip_c.is_nan() || self.clip_c <= 0.0 {
+            return Err(Error::invalid("clip", self.clip_c, "> 0 (or infinite for no clipping)"));
+        }
+        if self.clip_c.is_infinite() && matches!(self.privacy, Privacy::Target { .. }) {
+            return Err(Error::invalid("clip", "none", "finite when a privacy target is given (no sensitivity bound)"));
+        }
+        self.sampler.validate(data.n())?;
+        if let Some(x0) = &self.x0 {
+            check_start(x0, data.d())?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs DP-SGD (see the module doc) with streams from `seeds` (sampling and noise separate).
+///
+/// # Errors
+/// `InvalidParameter` for invalid settings (validated before any randomness is drawn);
+/// `Unsupported` for a privacy target with a sampler or relation no accountant covers.
+#[allow(non_snake_case)]
+pub fn dp_sgd(
+    data: &Dataset,
+    loss: Loss,
+    config: &DpSgdConfig,
+    seeds: Seeds,
+    observer: &mut impl Observer,
+) -> Result<Run> {
+    config.validate(data)?;
+    loss.check_labels(data)?;
+    let (n, d) = (data.n(), data.d());
+    let T = config.steps_t;
+    let sigma = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
+    let C = config.clip_c;
+    let b = config.sampler.expected_batch_size(n);
+    let bound = if C.is_infinite() { GradientBound::None } else { GradientBound::L2 { clip: C } };
+    let noise_std = if C.is_infinite() { sigma } else { sigma * C };
+    // A step is a privacy mechanism only with noise and a sensitivity bound.
+    let private = sigma > 0.0 && C.is_finite();
+    let step_event = config
+        .sampler
+        .scheme(n)
+        .wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 }, config.neighbouring)?)?;
+    let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
+    let mut events = EventLog::default();
+    let mut avg = Averager::new(d);
+    // Alg. 1, line 1: initialise x^0
+    let mut x = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
+    config.domain.project(&mut x);
+    let (mut batch, mut g, mut g_hat, mut x_next) = (Vec::new(), vec![0.0; d], vec![0.0; d], vec![0.0; d]);
+    for k in 0..T {
+        observer.observe(TraceEvent::Iterate { step: k, x: &x });
+        // Alg. 1, line 3: B_k <- Poisson sample with rate q
+        config.sampler.sample(&mut sampling, n, &mut batch);
+        // Alg. 1, lines 4-6: g_i = grad F(x^k; z_i); clip to C; g_hat = (sum + N(0, sigma^2 C^2 I)) / b
+        privatized_mean(data, loss, &x, &batch, bound, &[noise_std], b, &mut noise, &mut g, &mut g_hat)?;
+        if private {
+            events.push(step_event.clone());
+        }
+        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
+        // Alg. 1, line 7: x^{k+1} = Pi_X(x^k - eta g_hat)
+        for ((xn, xk), gk) in x_next.iter_mut().zip(&x).zip(&g_hat) {
+            *xn = xk - config.learning_rate_eta * gk;
+        }
+        config.domain.project(&mut x_next);
+        avg.add(&x, &x_next);
+        std::mem::swap(&mut x, &mut x_next);
+    }
+    // Alg. 1, line 8: output and privacy (derived from the executed events)
+    let privacy = report(&events, sigma, config.privacy, config.neighbouring, C.is_finite())?;
+    Ok(Run { x: avg.output(config.output, &x), x_last: x, steps: T, events, privacy })
+}
