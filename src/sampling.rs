@@ -114,12 +114,12 @@ impl BatchSampler {
     ///
     /// # Errors
     /// `Unsupported` for sampling with replacement.
-    pub fn require_accountable(&self) -> Result<()> {
+    pub fn require_accountable(&self, neighbouring: crate::accounting::Neighbouring) -> Result<()> {
         if let BatchSampler::WithReplacement { .. } = self {
             return Err(Error::Unsupported {
                 event: "sampling with replacement".into(),
-                neighbouring: "any".into(),
-                accountant: "any",
+                neighbouring: neighbouring.name().into(),
+                accountant: "RDP",
                 reason: "no accountant covers batches drawn with replacement (a record can appear several \
                          times); use Poisson sampling, or pass --sigma for a run without a privacy claim"
                     .into(),

@@ -30,6 +30,101 @@ enum Command {
     /// Audit a mechanism: a certified lower bound on its epsilon.
     #[command(subcommand)]
     Audit(AuditCommand),
+    /// Train with one algorithm on a dataset and report the output point and its privacy.
+    Run(RunArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum AlgorithmArg {
+    /// DP-SGD (Abadi et al. 2016): per-example l2 clip C, Gaussian noise sigma*C.
+    DpSgd,
+    /// PASAN ([ADFJT] Alg. 1): ellipsoid clipping, noise z*A^{-1/2}w, AdaGrad-norm steps.
+    Pasan,
+    /// PAGAN ([ADFJT] Alg. 2): ellipsoid clipping, noise z*A^{-1/2}w, diagonal AdaGrad steps.
+    Pagan,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum OutputArg {
+    /// (1/T) sum_{k=0}^{T-1} x^k (what the proofs bound).
+    Average0,
+    /// (1/T) sum_{k=1}^{T} x^k (as printed in [ADFJT]).
+    Average1,
+    /// x^T.
+    Last,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ProjectionArg {
+    Radial,
+    Euclidean,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// The algorithm.
+    #[arg(value_enum)]
+    algorithm: AlgorithmArg,
+    /// Training data: CSV (label in the last column unless --label-column) or LIBSVM (.svm, .libsvm).
+    #[arg(long)]
+    data: PathBuf,
+    /// 0-based column of the label in a CSV file.
+    #[arg(long)]
+    label_column: Option<usize>,
+    /// Loss: absolute, squared, logistic, hinge (logistic/hinge labels in {0,1} or {-1,+1}).
+    #[arg(long)]
+    loss: String,
+    /// Constraint set X: box:<r>, l2:<r>, l1:<r> or none.
+    #[arg(long, default_value = "none")]
+    domain: String,
+    /// Target epsilon (calibrates the noise multiplier with the RDP accountant; needs --delta).
+    #[arg(long)]
+    epsilon: Option<f64>,
+    /// delta of the target (or, with --sigma, the delta at which epsilon is reported).
+    #[arg(long)]
+    delta: Option<f64>,
+    /// Noise multiplier sigma (std / clip on the sum); 0 is the non-private run.
+    #[arg(long)]
+    sigma: Option<f64>,
+    /// [ADFJT] only: the paper's noise multiplier sqrt(log(1/delta))/epsilon (not a certified
+    /// calibration; the reported epsilon is what the accountant derives for it). Needs --epsilon, --delta.
+    #[arg(long)]
+    paper_noise: bool,
+    /// Batch size b: expected size under Poisson (q = b/n), exact for fixed-size schemes.
+    #[arg(long)]
+    batch_size: Option<usize>,
+    /// Batch sampling.
+    #[arg(long, value_enum, default_value = "poisson")]
+    sampling: SamplingArg,
+    /// Steps T (default: one epoch, ceil(n/b)).
+    #[arg(long)]
+    steps: Option<u64>,
+    /// Learning rate eta (DP-SGD) or step scale alpha (PASAN, PAGAN).
+    #[arg(long, default_value_t = 0.1)]
+    learning_rate: f64,
+    /// Clip radius: C for DP-SGD, B for the ellipsoid A = C/B^2 of PASAN/PAGAN; "none" disables
+    /// clipping (only with --sigma: no privacy claim without a sensitivity bound).
+    #[arg(long, default_value = "1.0")]
+    clip: String,
+    /// PASAN/PAGAN: diagonal C of the ellipsoid: identity, power:<p> (C_jj = j^p), or file:<path>
+    /// (d positive numbers, one per line).
+    #[arg(long, default_value = "identity")]
+    ellipsoid: String,
+    /// PASAN/PAGAN: projection onto the ellipsoid.
+    #[arg(long, value_enum, default_value = "radial")]
+    projection: ProjectionArg,
+    /// Which point is returned.
+    #[arg(long, value_enum, default_value = "average0")]
+    output: OutputArg,
+    /// Neighbouring relation of the privacy claim.
+    #[arg(long, value_enum, default_value = "add-remove")]
+    neighbouring: NeighbouringArg,
+    /// Seed of all randomness.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Subcommand)]
@@ -157,7 +252,7 @@ struct CalibrateArgs {
 
 #[derive(Args)]
 struct ReproduceArgs {
-    /// Experiments to run (default: all). Available: privacy.
+    /// Experiments to run (default: all). Available: privacy, adaptive-noise.
     experiments: Vec<String>,
     /// Shrink every experiment to finish in a few minutes on two cores.
     #[arg(long)]
@@ -323,7 +418,7 @@ fn calibrate(args: &CalibrateArgs) -> Result<()> {
     Ok(())
 }
 
-const EXPERIMENTS: &[&str] = &["privacy"];
+const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise"];
 
 fn reproduce(args: &ReproduceArgs) -> Result<()> {
     let selected: Vec<String> = if args.experiments.is_empty() {
@@ -333,7 +428,7 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
     };
     for name in &selected {
         if !EXPERIMENTS.contains(&name.as_str()) {
-            return Err(Error::invalid("experiment", name, "one of: privacy"));
+            return Err(Error::invalid("experiment", name, "one of: privacy, adaptive-noise"));
         }
     }
     std::fs::create_dir_all(&args.out)
@@ -348,6 +443,185 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
             std::fs::write(&path, &md)
                 .map_err(|e| Error::Io { path: path.display().to_string(), message: e.to_string() })?;
         }
+        if name == "adaptive-noise" {
+            let t = std::time::Instant::now();
+            let report = dpref::experiments::adaptive_noise::run(args.quick, args.seed, &args.out)?;
+            println!("{}", report.markdown);
+            println!(
+                "(written to {}/adaptive_noise.md and adaptive_noise.svg in {:.1} s)\n",
+                args.out.display(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn parse_ellipsoid(spec: &str, d: usize) -> Result<Vec<f64>> {
+    if spec == "identity" {
+        return Ok(vec![1.0; d]);
+    }
+    if let Some(p) = spec.strip_prefix("power:") {
+        let p: f64 =
+            p.parse().map_err(|_| Error::invalid("--ellipsoid", spec, "identity, power:<p> or file:<path>"))?;
+        dpref::error::check::all_finite("--ellipsoid power", &[p])?;
+        return Ok((1..=d).map(|j| (j as f64).powf(p)).collect());
+    }
+    if let Some(path) = spec.strip_prefix("file:") {
+        let c = dpref::audit::samples::read_samples(std::path::Path::new(path))?;
+        if c.len() != d {
+            return Err(Error::invalid("--ellipsoid file", c.len(), "d values (one per feature)"));
+        }
+        for &v in &c {
+            dpref::error::check::positive("ellipsoid C entry", v)?;
+        }
+        return Ok(c);
+    }
+    Err(Error::invalid("--ellipsoid", spec, "identity, power:<p> or file:<path>"))
+}
+
+fn run_algorithm(args: &RunArgs) -> Result<()> {
+    use dpref::optim::{NoTrace, OutputPoint, Privacy};
+    use dpref::sampling::BatchSampler;
+    let loss = dpref::loss::Loss::parse(&args.loss)?;
+    if matches!(loss, dpref::loss::Loss::Linear) {
+        return Err(Error::invalid("--loss", "linear", "absolute, squared, logistic or hinge"));
+    }
+    let domain = dpref::geometry::Domain::parse(&args.domain)?;
+    let clip = if args.clip == "none" {
+        f64::INFINITY
+    } else {
+        let c: f64 =
+            args.clip.parse().map_err(|_| Error::invalid("--clip", &args.clip, "a positive number or none"))?;
+        dpref::error::check::positive("--clip", c)?
+    };
+    let ext = args.data.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let data = if ext == "svm" || ext == "libsvm" {
+        dpref::data::read_libsvm(&args.data, None)?
+    } else {
+        dpref::data::read_csv(&args.data, args.label_column)?
+    };
+    loss.check_labels(&data)?;
+    let (n, d) = (data.n(), data.d());
+    let b = args.batch_size.unwrap_or(n.min(64));
+    let sampler = match args.sampling {
+        SamplingArg::Poisson => BatchSampler::poisson_expected(b, n)?,
+        SamplingArg::WithoutReplacement => BatchSampler::WithoutReplacement { batch_size: b },
+        SamplingArg::WithReplacement => BatchSampler::WithReplacement { batch_size: b },
+        SamplingArg::Full => {
+            if args.batch_size.is_some_and(|b| b != n) {
+                return Err(Error::invalid("--batch-size", b, "equal to the dataset size with --sampling full"));
+            }
+            BatchSampler::Full
+        }
+    };
+    sampler.validate(n)?;
+    let steps = match args.steps {
+        Some(t) => dpref::error::check::count("--steps", t)?,
+        None => n.div_ceil(sampler.expected_batch_size(n).max(1.0) as usize).max(1) as u64,
+    };
+    if let Some(d) = args.delta {
+        dpref::error::check::open_unit("--delta", d)?;
+    }
+    let privacy = match (args.epsilon, args.delta, args.sigma, args.paper_noise) {
+        (Some(e), Some(delta), None, false) => {
+            dpref::error::check::positive("--epsilon", e)?;
+            Privacy::Target { epsilon: e, delta }
+        }
+        (Some(e), Some(delta), None, true) => {
+            if args.algorithm == AlgorithmArg::DpSgd {
+                return Err(Error::invalid("--paper-noise", "dp-sgd", "used with pasan or pagan"));
+            }
+            let z = dpref::optim::adaptive_noise::paper_noise_multiplier(e, delta)?;
+            Privacy::NoiseMultiplier { sigma: z, report_delta: Some(delta) }
+        }
+        (None, report_delta, Some(s), false) => Privacy::NoiseMultiplier { sigma: s, report_delta },
+        (Some(_), None, _, _) => return Err(Error::invalid("--delta", "missing", "given with --epsilon")),
+        (Some(_), _, Some(_), _) => {
+            return Err(Error::invalid("--sigma", "given with --epsilon", "used instead of --epsilon/--delta"));
+        }
+        (None, _, None, _) => return Err(Error::invalid("--epsilon/--sigma", "missing", "one of them given")),
+        (None, _, Some(_), true) => {
+            return Err(Error::invalid("--paper-noise", "given with --sigma", "used with --epsilon/--delta"));
+        }
+    };
+    let neighbouring = match args.neighbouring {
+        NeighbouringArg::AddRemove => Neighbouring::AddRemove,
+        NeighbouringArg::ReplaceOne => Neighbouring::ReplaceOne,
+    };
+    let output = match args.output {
+        OutputArg::Average0 => OutputPoint::AverageFromZero,
+        OutputArg::Average1 => OutputPoint::AverageFromOne,
+        OutputArg::Last => OutputPoint::Last,
+    };
+    let seeds = dpref::rng::Seeds::new(args.seed);
+    let (name, run) = match args.algorithm {
+        AlgorithmArg::DpSgd => {
+            let mut cfg = dpref::optim::dp_sgd::DpSgdConfig::new(steps, args.learning_rate, clip, 1.0, privacy);
+            cfg.sampler = sampler;
+            cfg.neighbouring = neighbouring;
+            cfg.domain = domain;
+            cfg.output = output;
+            ("dp-sgd", dpref::optim::dp_sgd::dp_sgd(&data, loss, &cfg, seeds, &mut NoTrace)?)
+        }
+        AlgorithmArg::Pasan | AlgorithmArg::Pagan => {
+            let mut cfg = dpref::optim::adaptive_noise::AdaptiveNoiseConfig::new(
+                d,
+                steps,
+                args.learning_rate,
+                clip,
+                1.0,
+                privacy,
+            );
+            cfg.ellipsoid_c = parse_ellipsoid(&args.ellipsoid, d)?;
+            cfg.projection = match args.projection {
+                ProjectionArg::Radial => dpref::geometry::EllipsoidProjection::Radial,
+                ProjectionArg::Euclidean => dpref::geometry::EllipsoidProjection::Euclidean,
+            };
+            cfg.sampler = sampler;
+            cfg.neighbouring = neighbouring;
+            cfg.domain = domain;
+            cfg.output = output;
+            if args.algorithm == AlgorithmArg::Pasan {
+                ("pasan", dpref::optim::adaptive_noise::pasan::pasan(&data, loss, &cfg, seeds, &mut NoTrace)?)
+            } else {
+                ("pagan", dpref::optim::adaptive_noise::pagan::pagan(&data, loss, &cfg, seeds, &mut NoTrace)?)
+            }
+        }
+    };
+    let risk = loss.empirical_risk(&run.x, &data);
+    let scheme = sampler.scheme(n);
+    if args.json {
+        let v = json!({
+            "algorithm": name,
+            "x": run.x,
+            "loss": risk,
+            "steps": run.steps,
+            "privacy": {
+                "epsilon": run.privacy.epsilon,
+                "delta": run.privacy.delta,
+                "sigma": run.privacy.sigma,
+                "sampling": scheme.name(),
+                "q": scheme.rate(),
+                "neighbouring": neighbouring.name(),
+            },
+        });
+        println!("{v}");
+    } else {
+        println!("{name}: {} steps on {n} examples (d = {d}), {} loss {risk}", run.steps, args.loss);
+        match run.privacy.epsilon {
+            Some(e) => println!(
+                "  privacy: ({e}, {})-DP by the RDP accountant; noise multiplier {}, {} sampling (q = {}), {} neighbouring",
+                run.privacy.delta.unwrap_or(f64::NAN),
+                run.privacy.sigma,
+                scheme.name(),
+                scheme.rate(),
+                neighbouring.name()
+            ),
+            None => println!("  privacy: no claim (noise multiplier {}, clip {})", run.privacy.sigma, args.clip),
+        }
+        let shown: Vec<String> = run.x.iter().take(8).map(|v| format!("{v:.6}")).collect();
+        println!("  x = [{}{}]", shown.join(", "), if d > 8 { ", ..." } else { "" });
     }
     Ok(())
 }
@@ -428,7 +702,9 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                eprintln!("error: a subcommand is required: account, calibrate, audit or reproduce (see dpref --help)");
+                eprintln!(
+                    "error: a subcommand is required: account, calibrate, run, audit or reproduce (see dpref --help)"
+                );
                 return ExitCode::from(2);
             }
             // clap renders several lines (usage, hints); the contract is one line.
@@ -444,6 +720,7 @@ fn main() -> ExitCode {
         Command::Calibrate(a) => calibrate(a).map(|()| false),
         Command::Reproduce(a) => reproduce(a).map(|()| false),
         Command::Audit(AuditCommand::Samples(a)) => audit_samples(a),
+        Command::Run(a) => run_algorithm(a).map(|()| false),
     };
     match result {
         Ok(false) => ExitCode::SUCCESS,

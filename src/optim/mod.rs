@@ -222,7 +222,7 @@ pub(crate) fn noise_multiplier(
             check::non_negative("sigma", sigma)
         }
         Privacy::Target { epsilon, delta } => {
-            sampler.require_accountable()?;
+            sampler.require_accountable(neighbouring)?;
             let scheme = sampler.scheme(n);
             let settings = RdpSettings::new(neighbouring);
             let c = calibrate_noise_multiplier(
