@@ -144,7 +144,8 @@ pub fn private_second_moments(
         };
         noise_stds.push(std);
         if std > 0.0 {
-            events.push(DpEvent::gaussian(std / sensitivity)?);
+            // the multiplier of the release: z_round exactly, or what the printed variance gives
+            events.push(DpEvent::gaussian(z_round.unwrap_or(std / sensitivity))?);
         }
         let mut removed = Vec::new();
         for &j in &U {
