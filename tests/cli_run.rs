@@ -1,0 +1,115 @@
+//! `dpref run` (shared/CLI.md): JSON fields, byte-identical output for a seed, exit 2 on bad input.
+
+use std::process::{Command, Output};
+
+fn dpref(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
+}
+
+struct TempDir(std::path::PathBuf);
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        let d = std::env::temp_dir().join(format!("dpref-cli-run-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        TempDir(d)
+    }
+    fn file(&self, name: &str, text: &str) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    }
+}
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+fn logistic_csv() -> String {
+    let mut rng = dpref::rng::Seeds::new(3).stream(dpref::rng::Stream::Data);
+    let mut s = String::from("x1,x2,x3,label\n");
+    for _ in 0..400 {
+        let x: Vec<f64> = (0..3).map(|_| dpref::noise::standard_normal(&mut rng)).collect();
+        let y = if x[0] + x[1] > 0.0 { 1 } else { 0 };
+        s += &format!("{},{},{},{y}\n", x[0], x[1], x[2]);
+    }
+    s
+}
+
+#[test]
+fn cli_run_json_contract_and_determinism() {
+    let dir = TempDir::new("json");
+    let data = dir.file("d.csv", &logistic_csv());
+    for alg in ["dp-sgd", "pasan", "pagan"] {
+        let args = [
+            "run", alg, "--data", &data, "--loss", "logistic", "--epsilon", "2", "--delta", "1e-5", "--steps", "50",
+            "--batch-size", "40", "--domain", "box:5", "--seed", "7", "--json",
+        ];
+        let o = dpref(&args);
+        assert_eq!(o.status.code(), Some(0), "{alg}: {}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["algorithm"], alg);
+        assert_eq!(v["steps"], 50);
+        assert_eq!(v["x"].as_array().unwrap().len(), 3);
+        let eps = v["privacy"]["epsilon"].as_f64().unwrap();
+        assert!(eps <= 2.0 && eps >= 1.99, "{eps}");
+        assert_eq!(v["privacy"]["sampling"], "poisson");
+        assert_eq!(v["privacy"]["q"], 0.1);
+        assert!(v["loss"].as_f64().unwrap() < std::f64::consts::LN_2, "learned something");
+        // same seed, same bytes; another seed, other bytes
+        assert_eq!(dpref(&args).stdout, o.stdout);
+        let mut other = args.to_vec();
+        other[15] = "8";
+        assert_ne!(dpref(&other).stdout, o.stdout);
+    }
+}
+
+#[test]
+fn cli_run_bad_input_exits_2() {
+    let dir = TempDir::new("bad");
+    let good = dir.file("good.csv", &logistic_csv());
+    let nan = dir.file("nan.csv", "1,2,0\nNaN,1,1\n");
+    let ragged = dir.file("ragged.csv", "1,2,0\n1,1\n");
+    let empty = dir.file("empty.csv", "");
+    let base = |data: &str| -> Vec<String> {
+        ["run", "dp-sgd", "--data", data, "--loss", "logistic", "--steps", "5"].iter().map(|s| s.to_string()).collect()
+    };
+    let with = |data: &str, extra: &[&str]| -> Vec<String> {
+        let mut v = base(data);
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let cases = vec![
+        with(&nan, &["--epsilon", "1", "--delta", "1e-5"]),
+        with(&ragged, &["--epsilon", "1", "--delta", "1e-5"]),
+        with(&empty, &["--epsilon", "1", "--delta", "1e-5"]),
+        with("/no/such.csv", &["--epsilon", "1", "--delta", "1e-5"]),
+        with(&good, &["--epsilon", "0", "--delta", "1e-5"]),
+        with(&good, &["--epsilon", "-1", "--delta", "1e-5"]),
+        with(&good, &["--epsilon", "1", "--delta", "1"]),
+        with(&good, &["--epsilon", "1"]),
+        with(&good, &[]),
+        with(&good, &["--epsilon", "1", "--delta", "1e-5", "--sampling", "with-replacement"]),
+        with(&good, &["--epsilon", "1", "--delta", "1e-5", "--clip", "none"]),
+        with(&good, &["--sigma", "-1"]),
+        with(&good, &["--sigma", "1", "--learning-rate", "0"]),
+        with(&good, &["--sigma", "1", "--domain", "ball:1"]),
+        with(&good, &["--sigma", "1", "--batch-size", "0"]),
+        with(&good, &["--sigma", "1", "--batch-size", "100000"]),
+        with(&dir.file("badlabel.csv", "1,2,3\n2,1,0\n"), &["--sigma", "1"]),
+    ];
+    for args in cases {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = dpref(&refs);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{refs:?}: {err}");
+        assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{refs:?}: {err}");
+    }
+    // with replacement is fine without a privacy claim
+    let o = dpref(&refs_of(&with(&good, &["--sigma", "1", "--sampling", "with-replacement"])));
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn refs_of(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
