@@ -42,8 +42,25 @@ fn cli_run_json_contract_and_determinism() {
     let data = dir.file("d.csv", &logistic_csv());
     for alg in ["dp-sgd", "pasan", "pagan"] {
         let args = [
-            "run", alg, "--data", &data, "--loss", "logistic", "--epsilon", "2", "--delta", "1e-5", "--steps", "50",
-            "--batch-size", "40", "--domain", "box:5", "--seed", "7", "--json",
+            "run",
+            alg,
+            "--data",
+            &data,
+            "--loss",
+            "logistic",
+            "--epsilon",
+            "2",
+            "--delta",
+            "1e-5",
+            "--steps",
+            "50",
+            "--batch-size",
+            "40",
+            "--domain",
+            "box:5",
+            "--seed",
+            "7",
+            "--json",
         ];
         let o = dpref(&args);
         assert_eq!(o.status.code(), Some(0), "{alg}: {}", String::from_utf8_lossy(&o.stderr));
@@ -52,7 +69,7 @@ fn cli_run_json_contract_and_determinism() {
         assert_eq!(v["steps"], 50);
         assert_eq!(v["x"].as_array().unwrap().len(), 3);
         let eps = v["privacy"]["epsilon"].as_f64().unwrap();
-        assert!(eps <= 2.0 && eps >= 1.99, "{eps}");
+        assert!((1.99..=2.0).contains(&eps), "{eps}");
         assert_eq!(v["privacy"]["sampling"], "poisson");
         assert_eq!(v["privacy"]["q"], 0.1);
         assert!(v["loss"].as_f64().unwrap() < std::f64::consts::LN_2, "learned something");

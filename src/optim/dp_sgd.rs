@@ -19,7 +19,7 @@
 
 use super::{
     Averager, EventLog, GradientBound, Observer, OutputPoint, Privacy, Run, TraceEvent, check_start, noise_multiplier,
-    privatized_mean, report,
+    report,
 };
 use crate::accounting::{Neighbouring, per_example_sum_gaussian};
 use crate::data::Dataset;
@@ -52,6 +52,8 @@ pub struct DpSgdConfig {
     pub output: OutputPoint,
     /// x^0 (default: 0 projected onto X).
     pub x0: Option<Vec<f64>>,
+    /// Reference or GLM fast path for the per-example gradients.
+    pub engine: crate::optim::GradientEngine,
 }
 
 impl DpSgdConfig {
@@ -67,6 +69,7 @@ impl DpSgdConfig {
             domain: Domain::Unconstrained,
             output: OutputPoint::AverageFromZero,
             x0: None,
+            engine: crate::optim::GradientEngine::Reference,
         }
     }
 
@@ -127,7 +130,18 @@ pub fn dp_sgd(
         // Alg. 1, line 3: B_k <- Poisson sample with rate q
         config.sampler.sample(&mut sampling, n, &mut batch);
         // Alg. 1, lines 4-6: g_i = grad F(x^k; z_i); clip to C; g_hat = (sum + N(0, sigma^2 C^2 I)) / b
-        privatized_mean(data, loss, &x, &batch, bound, &[noise_std], b, &mut noise, &mut g, &mut g_hat)?;
+        config.engine.privatized_mean(
+            data,
+            loss,
+            &x,
+            &batch,
+            bound,
+            &[noise_std],
+            b,
+            &mut noise,
+            &mut g,
+            &mut g_hat,
+        )?;
         if private {
             events.push(step_event.clone());
         }

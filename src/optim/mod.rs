@@ -8,6 +8,7 @@
 
 pub mod adaptive_noise;
 pub mod dp_sgd;
+pub mod fast;
 
 use crate::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, calibrate_noise_multiplier};
 use crate::error::{Error, Result, check};
@@ -34,6 +35,41 @@ pub enum Privacy {
         /// δ at which to report ε, if any.
         report_delta: Option<f64>,
     },
+}
+
+/// How per-example gradients are computed and summed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum GradientEngine {
+    /// The reference: materialise each per-example gradient, bound it, add it (default).
+    #[default]
+    Reference,
+    /// The GLM fast path of [`fast`]: fused margin/norm pass, no materialised gradients,
+    /// rows in parallel chunks. Equal to the reference up to reassociation.
+    GlmFast,
+}
+
+impl GradientEngine {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn privatized_mean(
+        self,
+        data: &crate::data::Dataset,
+        loss: crate::loss::Loss,
+        x: &[f64],
+        batch: &[usize],
+        bound: GradientBound<'_>,
+        stds: &[f64],
+        normaliser: f64,
+        rng: &mut crate::rng::DpRng,
+        g: &mut [f64],
+        out: &mut [f64],
+    ) -> Result<()> {
+        match self {
+            GradientEngine::Reference => privatized_mean(data, loss, x, batch, bound, stds, normaliser, rng, g, out),
+            GradientEngine::GlmFast => {
+                fast::privatized_mean_glm(data, loss, x, batch, bound, stds, normaliser, rng, g, out)
+            }
+        }
+    }
 }
 
 /// Which point a run returns.

@@ -53,6 +53,8 @@ pub struct AdaptiveNoiseConfig {
     pub output: OutputPoint,
     /// x^0 (default 0 projected onto X).
     pub x0: Option<Vec<f64>>,
+    /// Reference or GLM fast path for the per-example gradients.
+    pub engine: crate::optim::GradientEngine,
 }
 
 impl AdaptiveNoiseConfig {
@@ -71,6 +73,7 @@ impl AdaptiveNoiseConfig {
             domain: Domain::Unconstrained,
             output: OutputPoint::AverageFromZero,
             x0: None,
+            engine: crate::optim::GradientEngine::Reference,
         }
     }
 

@@ -25,9 +25,7 @@ use crate::accounting::per_example_sum_gaussian;
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::loss::Loss;
-use crate::optim::{
-    Averager, EventLog, GradientBound, Observer, Run, TraceEvent, noise_multiplier, privatized_mean, report,
-};
+use crate::optim::{Averager, EventLog, GradientBound, Observer, Run, TraceEvent, noise_multiplier, report};
 use crate::rng::{Seeds, Stream};
 
 /// Runs PASAN (see the module doc) with sampling and noise streams from `seeds`.
@@ -72,7 +70,7 @@ pub fn pasan(
         config.sampler.sample(&mut sampling, n, &mut batch);
         // Alg. 1, line 4: A_k = C/B^2 (fixed, `a`)
         // Alg. 1, lines 5-6: g_tilde = (1/b) sum pi_A(g^{k,i}); g_hat = g_tilde + s xi, xi ~ N(0, A^-1) (corrected)
-        privatized_mean(data, loss, &x, &batch, bound, &stds, b, &mut noise, &mut g, &mut g_hat)?;
+        config.engine.privatized_mean(data, loss, &x, &batch, bound, &stds, b, &mut noise, &mut g, &mut g_hat)?;
         if private {
             events.push(step_event.clone());
         }
