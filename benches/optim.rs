@@ -74,7 +74,12 @@ fn optim(c: &mut Criterion) {
     });
     group.finish();
     // The ratios the issue asks for, measured once more outside criterion.
-    let floor = mean_time(|| drop(black_box(floor_once(x, &w, &v))), 5);
+    let floor = mean_time(
+        || {
+            black_box(floor_once(x, &w, &v));
+        },
+        5,
+    );
     let e_dp = mean_time(|| drop(dp_sgd(&data, Loss::Logistic, &dp, Seeds::new(1), &mut NoTrace).expect("valid")), 3);
     let e_pg = mean_time(|| drop(pagan(&data, Loss::Logistic, &pg, Seeds::new(1), &mut NoTrace).expect("valid")), 3);
     let f_dp =
