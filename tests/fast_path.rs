@@ -2,7 +2,7 @@
 //! same batches, same noise draws; the only differences are reassociations (products taken in
 //! another order, sums in chunks), each within a few ulp of the summed magnitudes.
 
-use dpref::data::{Dataset, absolute_regression};
+use dpref::data::Dataset;
 use dpref::geometry::{Domain, EllipsoidProjection};
 use dpref::loss::Loss;
 use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan, pasan::pasan};
