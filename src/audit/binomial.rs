@@ -27,7 +27,13 @@ fn check_counts(k: u64, n: u64, alpha: f64) -> Result<()> {
     Ok(())
 }
 
-/// The largest x (to within adjacent floats) with `I_x(a, b) ≤ p`, for a, b ≥ 1.
+/// Relative accuracy assumed of statrs' `beta_reg` in the bisection (measured: up to 1.9e-8
+/// relative at n = 10⁷, from cancelling ln Γ terms); the target level is shaded by it.
+pub const BETA_REG_RTOL: f64 = 1e-6;
+
+/// The largest x (to within adjacent floats) with `I_x(a, b) ≤ p`, for a, b ≥ 1: closed forms for
+/// a = 1 or b = 1, else bisection on `beta_reg` against `p·(1 − BETA_REG_RTOL)` (so that the exact
+/// `I_x(a, b) ≤ p` holds despite `beta_reg`'s relative error).
 fn beta_quantile_below(a: f64, b: f64, p: f64) -> f64 {
     if a == 1.0 {
         // I_x(1, b) = 1 − (1 − x)^b  ⇒  x = 1 − (1 − p)^{1/b}; step down two ulp for the roundings
@@ -37,6 +43,8 @@ fn beta_quantile_below(a: f64, b: f64, p: f64) -> f64 {
         // I_x(a, 1) = x^a  ⇒  x = p^{1/a}
         return (p.ln() / a).exp().next_down().next_down().max(0.0);
     }
+    // The closed forms above need no shading; the bisection below evaluates beta_reg.
+    let p = p * (1.0 - BETA_REG_RTOL);
     // Bracket: lo with I ≤ p, hi with I > p; geometric steps while the ratio is large.
     let mean = a / (a + b);
     let mut hi = 1.0f64;

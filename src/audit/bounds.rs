@@ -39,6 +39,9 @@ use rand::RngExt;
 use rayon::prelude::*;
 use serde::Serialize;
 
+/// Stream purpose of the split's random partition ("split").
+const SPLIT_STREAM_TAG: u64 = 0x73_70_6c_69_74;
+
 /// How the threshold is chosen and paid for.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub enum ThresholdStrategy {
@@ -186,8 +189,10 @@ fn ratio_bound(p_lo: f64, q_hi: f64, delta: f64) -> Option<f64> {
         return None;
     }
     let e = num.ln() - q_hi.ln();
-    // ln and the subtraction: at most a few ulp of |ln num| + |ln q|; step down by that.
-    Some((e - 4.0 * f64::EPSILON * (num.ln().abs() + q_hi.ln().abs())).next_down().max(0.0))
+    // `p − δ` carries u·(p + δ), i.e. a relative u·(p + δ)/num in num; ln and the subtraction at
+    // most a few ulp of |ln num| + |ln q|: step down by all of it.
+    let margin = 4.0 * f64::EPSILON * (num.ln().abs() + q_hi.ln().abs() + (p_lo + delta) / num);
+    Some((e - margin).next_down().max(0.0))
 }
 
 fn sorted_finite(what: &'static str, xs: &[f64]) -> Result<Vec<f64>> {
@@ -443,7 +448,9 @@ pub fn epsilon_lower_bound(a: &[f64], b: &[f64], settings: &AuditSettings) -> Re
         }
         ThresholdStrategy::Split { fraction } => {
             let split = |xs: &[f64], index: u64| -> (Vec<f64>, Vec<f64>) {
-                let mut rng = Seeds::new(settings.seed).stream_at(Stream::Audit, index);
+                // Its own stream purpose: the split must be independent of the samples, and
+                // `(Audit, i)` is the sampler's shard stream when the two seeds coincide.
+                let mut rng = Seeds::new(settings.seed).stream_at(Stream::Other(SPLIT_STREAM_TAG), index);
                 let mut sel = Vec::new();
                 let mut cert = Vec::new();
                 for &x in xs {

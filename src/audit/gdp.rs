@@ -3,11 +3,14 @@
 //! Φ⁻¹(FNR)`, converted to ε at δ with the μ-GDP curve.
 //!
 //! This is an **estimate**: it is a valid lower bound only if the mechanism's trade-off curve is
-//! exactly Gaussian, which nothing checks (it is asymptotic for composed mechanisms). Its type,
+//! exactly Gaussian, which nothing checks (it is asymptotic for composed mechanisms). Unlike
+//! jax_privacy's `epsilon_from_gdp`, which takes |Φ⁻¹(1 − FPR) − Φ⁻¹(FNR)| of one orientation (so
+//! that the reverse orientation runs on *lower* bounds of its error rates and identical samples
+//! can give μ ≈ 1.5 at 1000 per side), each orientation here uses upper bounds on its own rates.
+//! Its type,
 //! [`GdpEstimate`], has no conversion to [`super::EpsilonLowerBound`] and its fields are named
 //! `*_estimate`, so it cannot be reported as a certified bound by accident. The rates used are
-//! Clopper–Pearson upper bounds with a Bonferroni correction over the thresholds evaluated, as in
-//! jax_privacy's `epsilon_from_gdp`.
+//! Clopper–Pearson upper bounds with a Bonferroni correction over the bounds evaluated.
 //! Proof: proofs/audit/gdp_estimate.md.
 
 use super::binomial::clopper_pearson_upper;
@@ -51,20 +54,23 @@ pub fn gdp_estimate(a: &[f64], b: &[f64], significance: f64, delta: f64) -> Resu
     let mut pooled: Vec<f64> = sa.iter().chain(sb.iter()).copied().collect();
     pooled.sort_unstable_by(f64::total_cmp);
     let m = 512.min(pooled.len());
-    let level = significance / (2.0 * m as f64);
+    // Two orientations × two rates per threshold: Bonferroni over 4m upper bounds.
+    let level = significance / (4.0 * m as f64);
     let mut mu: f64 = 0.0;
     for j in 0..m {
         let t = pooled[(j * (pooled.len() - 1)) / (m - 1).max(1)];
-        // "A" if s ≥ t: FNR = P_A(s < t), FPR = P_B(s ≥ t)
-        let fn_count = sa.partition_point(|&x| x < t) as u64;
-        let fp_count = nb - sb.partition_point(|&x| x < t) as u64;
-        let fnr = clopper_pearson_upper(fn_count, na, level)?;
-        let fpr = clopper_pearson_upper(fp_count, nb, level)?;
-        if fnr.max(fpr) >= 1.0 - delta {
-            continue;
+        let (a_below, b_below) = (sa.partition_point(|&x| x < t) as u64, sb.partition_point(|&x| x < t) as u64);
+        // Orientation "A if s ≥ t": FNR = P_A(s < t), FPR = P_B(s ≥ t); the other orientation
+        // swaps the roles. Each uses *upper* bounds on its own two error rates (taking |μ| of
+        // one orientation would use lower bounds for the other, which is anti-conservative).
+        for (fn_count, n_fn, fp_count, n_fp) in [(a_below, na, nb - b_below, nb), (b_below, nb, na - a_below, na)] {
+            let fnr = clopper_pearson_upper(fn_count, n_fn, level)?;
+            let fpr = clopper_pearson_upper(fp_count, n_fp, level)?;
+            if fnr.max(fpr) >= 1.0 - delta {
+                continue;
+            }
+            mu = mu.max(normal_quantile(1.0 - fpr) - normal_quantile(fnr));
         }
-        // Either orientation: |Φ⁻¹(1 − FPR) − Φ⁻¹(FNR)|
-        mu = mu.max((normal_quantile(1.0 - fpr) - normal_quantile(fnr)).abs());
     }
     let epsilon_estimate = if mu > 0.0 { gdp::epsilon_for_delta(mu, delta)? } else { 0.0 };
     Ok(GdpEstimate { mu_estimate: mu, epsilon_estimate, delta })

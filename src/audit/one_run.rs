@@ -13,11 +13,15 @@
 //!
 //! Threshold choice: the guess rule "top r pooled scores" depends on the output only, so each
 //! rule is a valid test; a Bonferroni correction over the rules makes the maximum valid.
-//! [`OneRunThresholds::AllScores`] (default) divides the significance by the number of distinct
-//! pooled scores + 1. [`OneRunThresholds::JaxPrivacyFrontier`] divides it by the number of
+//! [`OneRunThresholds::AllScores`] (default) divides the significance by m + 1, the number of
+//! rules "top k pooled scores", k = 0..m (every threshold rule is one of them, ties included).
+//! [`OneRunThresholds::JaxPrivacyFrontier`] divides it by the number of
 //! points on the ROC frontier instead, as jax_privacy's `CanaryScoreAuditor.epsilon_one_run`
 //! does: the frontier is computed with the labels, so that count is data dependent and the
 //! correction is not rigorous; it exists to reproduce the published vectors (anchors B.10).
+//! The p-value is non-decreasing in ε when 2mδ ≤ 1, which the supremum search needs; larger δ
+//! is refused. Note the cost of the δ term: with m = 20 000 and δ = 1e-6 it alone keeps the
+//! rigorous bound at 0 on the B.10 vectors.
 //! Proof: proofs/audit/one_run.md.
 
 use crate::error::{Error, Result, check};
@@ -127,11 +131,13 @@ pub fn p_value(m: u64, r: u64, v: u64, epsilon: f64, delta: f64) -> Result<f64> 
 /// The largest ε with `p(ε, δ) ≤ significance` (the bound for one guess rule), or `None` if even
 /// ε = 0 is not rejected. Bisection to 1e-10 on ε; `p` is non-decreasing in ε.
 fn epsilon_for_rule(m: u64, r: u64, v: u64, significance: f64, delta: f64) -> Result<Option<f64>> {
-    if p_value(m, r, v, 0.0, delta)? > significance {
+    // p carries a relative rounding error of ~1e-12 (pmf recurrences); compare with a margin.
+    let rejected = |e: f64| -> Result<bool> { Ok(p_value(m, r, v, e, delta)? * (1.0 + 1e-9) <= significance) };
+    if !rejected(0.0)? {
         return Ok(None);
     }
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    while p_value(m, r, v, hi, delta)? <= significance {
+    while rejected(hi)? {
         lo = hi;
         hi *= 2.0;
         if hi > 1e4 {
@@ -140,7 +146,7 @@ fn epsilon_for_rule(m: u64, r: u64, v: u64, significance: f64, delta: f64) -> Re
     }
     while hi - lo > 1e-10 {
         let mid = 0.5 * (lo + hi);
-        if p_value(m, r, v, mid, delta)? <= significance {
+        if rejected(mid)? {
             lo = mid;
         } else {
             hi = mid;
@@ -186,6 +192,12 @@ pub fn epsilon_one_run(
     if !(0.0..=1.0).contains(&delta) {
         return Err(Error::invalid("delta", delta, "in [0, 1]"));
     }
+    let m_total = (in_scores.len() + out_scores.len()) as f64;
+    if 2.0 * m_total * delta > 1.0 {
+        // p(ε) is proven non-decreasing in ε only for 2mδ ≤ 1 (proofs/audit/one_run.md); the
+        // supremum search needs it.
+        return Err(Error::invalid("delta", delta, "at most 1/(2m) for m canaries (monotonicity of the p-value)"));
+    }
     for (what, s) in [("in-canary scores", in_scores), ("out-canary scores", out_scores)] {
         if s.is_empty() {
             return Err(Error::Empty { what });
@@ -208,7 +220,9 @@ pub fn epsilon_one_run(
         ts.iter().map(|&t| (ins.partition_point(|&x| x < t) as f64, outs.partition_point(|&x| x < t) as f64)).collect();
     let frontier = roc_frontier(&counts);
     let bonferroni_count = match thresholds {
-        OneRunThresholds::AllScores => ts.len() as u64,
+        // Every threshold rule "guess in for score ≥ t" is one of the m + 1 rules "guess in for
+        // the top k pooled scores" (k = 0..m), whatever the ties: count all of them.
+        OneRunThresholds::AllScores => m + 1,
         OneRunThresholds::JaxPrivacyFrontier => frontier.len() as u64,
     };
     let sig = significance / bonferroni_count as f64;
