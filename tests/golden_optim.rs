@@ -6,7 +6,9 @@
 use dpref::data::{Dataset, absolute_regression};
 use dpref::geometry::{Domain, EllipsoidProjection};
 use dpref::loss::Loss;
-use dpref::optim::adaptive_noise::biased::{StepRule, TemplateConfig, biased_adagrad, biased_sgd, mean_estimate, no_noise};
+use dpref::optim::adaptive_noise::biased::{
+    StepRule, TemplateConfig, biased_adagrad, biased_sgd, mean_estimate, no_noise,
+};
 use dpref::optim::adaptive_noise::second_moment::{MomentNoise, SecondMomentConfig, private_second_moments};
 use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan, pasan::pasan};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
@@ -74,7 +76,11 @@ fn golden_optim_pasan_and_pagan() {
 
 #[test]
 fn golden_optim_second_moments() {
-    let cfg = SecondMomentConfig { moment_ratio_r: 1.0, rounds_t_est: None, noise: MomentNoise::Target { epsilon: 1.0, delta: 1e-5 } };
+    let cfg = SecondMomentConfig {
+        moment_ratio_r: 1.0,
+        rounds_t_est: None,
+        noise: MomentNoise::Target { epsilon: 1.0, delta: 1e-5 },
+    };
     let est = private_second_moments(&data(), &cfg, Seeds::new(5)).unwrap();
     snapshot(
         "second_moment",
@@ -93,9 +99,21 @@ fn golden_optim_biased_templates() {
         output: OutputPoint::AverageFromOne,
         x0: None,
     };
-    let sgd = biased_sgd(&d, Loss::Absolute, &cfg, StepRule::AdaGradNorm { alpha: 0.5 }, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise).unwrap();
+    let sgd = biased_sgd(
+        &d,
+        Loss::Absolute,
+        &cfg,
+        StepRule::AdaGradNorm { alpha: 0.5 },
+        Seeds::new(6),
+        &mut NoTrace,
+        &mut mean_estimate,
+        &mut no_noise,
+    )
+    .unwrap();
     snapshot("biased_sgd", summary(&sgd));
-    let ada = biased_adagrad(&d, Loss::Absolute, &cfg, 2.0, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise).unwrap();
+    let ada =
+        biased_adagrad(&d, Loss::Absolute, &cfg, 2.0, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise)
+            .unwrap();
     snapshot("biased_adagrad", summary(&ada));
 }
 
