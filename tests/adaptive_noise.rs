@@ -37,11 +37,15 @@ enum Alg {
 
 const ALGS: [Alg; 2] = [Alg::Pasan, Alg::Pagan];
 
+/// Runs `alg`; a config without a declared normaliser gets the public b = q·n of this fixed
+/// dataset (no test here compares datasets of different sizes).
 fn run(alg: Alg, data: &Dataset, loss: Loss, cfg: &AdaptiveNoiseConfig, seed: u64) -> (Run, Trace) {
     let mut trace = Trace::default();
+    let mut cfg = cfg.clone();
+    cfg.batch_size_b = cfg.batch_size_b.or(Some(cfg.sampler.expected_batch_size(data.n())));
     let r = match alg {
-        Alg::Pasan => pasan(data, loss, cfg, Seeds::new(seed), &mut trace),
-        Alg::Pagan => pagan(data, loss, cfg, Seeds::new(seed), &mut trace),
+        Alg::Pasan => pasan(data, loss, &cfg, Seeds::new(seed), &mut trace),
+        Alg::Pagan => pagan(data, loss, &cfg, Seeds::new(seed), &mut trace),
     };
     (r.unwrap_or_else(|e| panic!("{alg:?}: {e}")), trace)
 }
@@ -96,7 +100,7 @@ fn prop_adaptive_noise_same_seed_gives_bit_identical_runs() {
             assert_ne!(bits2(&t1.noisy_gradients), bits2(&t3.noisy_gradients));
         }
     }
-    let sgd = DpSgdConfig::new(15, 0.1, 1.0, 0.2, target);
+    let sgd = DpSgdConfig::new(15, 0.1, 1.0, 0.2, target).with_batch_size_b(0.2 * 50.0);
     let (mut t1, mut t2) = (Trace::default(), Trace::default());
     let r1 = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(7), &mut t1).unwrap();
     let r2 = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(7), &mut t2).unwrap();
@@ -531,7 +535,7 @@ fn prop_adaptive_noise_iterates_stay_in_the_domain() {
                 assert!(active >= 10, "{alg:?} {domain:?}: the projection was active only {active} times");
             }
         }
-        let mut sgd = DpSgdConfig::new(60, 1.0, 1.0, 0.3, noise(8.0));
+        let mut sgd = DpSgdConfig::new(60, 1.0, 1.0, 0.3, noise(8.0)).with_batch_size_b(0.3 * 60.0);
         sgd.domain = domain.clone();
         let mut t = Trace::default();
         let r = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(9), &mut t).unwrap();

@@ -7,8 +7,9 @@
 //! * D4: white-box canary audits of DP-SGD and PAGAN (`audit::canary`): the certified bound of a
 //!   multi-step Poisson-sampled run is ≤ its accounted ε; the same run with the noise halved
 //!   (compared with the ε accounted for the full noise) is flagged.
-//! * A demonstration (ignored: it fails on a bug) that normalising by `q·n` with the private n
-//!   leaks n under add/remove neighbouring.
+//! * The normaliser under add/remove: a run that would normalise by the private `|D|` is refused;
+//!   with the declared public b the audit stays below the accounted ε, and the refused pattern
+//!   (b = |D| of each side) is flagged far above it.
 //!
 //! Thresholds. Every audit here uses a threshold fixed before sampling
 //! (`ThresholdStrategy::Fixed`), derived from the known output laws of the mechanism (or of the
@@ -271,8 +272,9 @@ impl ObservedAlgorithm for Algorithm {
 
 fn d4_algorithms(z: f64, report_delta: Option<f64>) -> [(&'static str, Algorithm, f64); 2] {
     let privacy = Privacy::NoiseMultiplier { sigma: z, report_delta };
-    let sgd = DpSgdConfig::new(T4, 0.1, 1.0, Q4, privacy);
-    let mut pg = AdaptiveNoiseConfig::new(2, T4, 0.5, 1.0, Q4, privacy);
+    // n = 6 on both sides (the canary is replaced, not removed); b = q·6 declared public.
+    let sgd = DpSgdConfig::new(T4, 0.1, 1.0, Q4, privacy).with_batch_size_b(Q4 * 6.0);
+    let mut pg = AdaptiveNoiseConfig::new(2, T4, 0.5, 1.0, Q4, privacy).with_batch_size_b(Q4 * 6.0);
     pg.ellipsoid_c = vec![0.25, 4.0]; // canary projected to 2·e₀; noise std 2z on coordinate 0
     let unit = B_OVER_SQRT_C0;
     [("DP-SGD", Algorithm::DpSgd(sgd), 1.0), ("PAGAN", Algorithm::Pagan(pg), unit)]
@@ -341,18 +343,20 @@ fn audit_canary_dp_sgd_and_pagan_below_accounted_and_flag_halved_noise() {
 // The normaliser under add/remove
 // ---------------------------------------------------------------------------------------------
 
-/// PAGAN (and PASAN, DP-SGD: the shared `privatized_mean`) divides the noisy sum by the
-/// sampler's "expected batch size" computed from the dataset it is given (`q·n`, or n for a full
-/// batch). Under add/remove neighbouring n is private: D and D ∪ {z} are normalised differently,
-/// so even records whose gradients are 0 are distinguishable through the scale of the noise.
-/// Here: full batch, one step, z = 20 (accounted ε ≈ 0.18 at δ = 1e-5 under add/remove), d = 20,
+/// The normaliser under add/remove (anchors C7). Normalising the noisy sum by a size read from
+/// the dataset (`q·|D|`, or `|D|` for a full batch) leaks `|D|`, which differs between add/remove
+/// neighbours: even records whose gradients are 0 are then distinguishable through the scale of
+/// the noise. Setting: full batch, one step, z = 20 (accounted ε ≈ 0.18 at δ = 1e-5), d = 20,
 /// every record with gradient 0 (linear loss, label 0); D has 1 record, D′ = D plus one more.
-/// The released noise has std `z·B/√Cⱼ/n`: twice as large on D as on D′, and the whitened
-/// squared norm separates them almost perfectly. The certified bound (2·10⁴ runs per side,
-/// Bonferroni over all thresholds, confidence 1 − 1e-7) is 6.45, far above the accounted 0.18.
-/// The fix: a public normaliser (a configured n or b), not `data.n()`.
+///
+/// * `pagan` without a declared b refuses this run (`Unsupported`) before drawing anything.
+/// * With the declared public b = 1 the two output laws are identical; the certified bound
+///   (2·10⁴ runs per side, Bonferroni over all thresholds, confidence 1 − 1e-7) is ≤ the accounted
+///   ε (false failure ≤ 1e-7: the true ε is 0 here).
+/// * Twin: declaring b = |D| of each side (what the code did before the fix) gives noise std
+///   `z·B/√Cⱼ/|D|`, twice as large on D as on D′; the whitened squared norm separates them, and
+///   the certified bound was measured at 6.45, far above 0.18: the test flags it.
 #[test]
-#[ignore = "bug: src/optim/mod.rs privatized_mean normalises by sampler.expected_batch_size(data.n()), which leaks n under add/remove"]
 fn audit_pagan_add_remove_normaliser_does_not_leak_the_dataset_size() {
     let d = 20;
     let mut cfg =
@@ -360,14 +364,33 @@ fn audit_pagan_add_remove_normaliser_does_not_leak_the_dataset_size() {
     cfg.sampler = BatchSampler::Full;
     let one = Dataset::new(vec![1.0; d], vec![0.0], d).unwrap();
     let two = one.with_added(&vec![-1.0; d], 0.0).unwrap();
-    let mut reporting = cfg.clone();
+    let refused = pagan(&one, Loss::Linear, &cfg, Seeds::new(0), &mut Trace::default());
+    assert!(matches!(refused, Err(dpref::Error::Unsupported { .. })), "{refused:?}");
+    let declared = cfg.clone().with_batch_size_b(1.0);
+    let mut reporting = declared.clone();
     reporting.privacy = Privacy::NoiseMultiplier { sigma: 20.0, report_delta: Some(DELTA) };
     let accounted =
         pagan(&one, Loss::Linear, &reporting, Seeds::new(0), &mut Trace::default()).unwrap().privacy.epsilon.unwrap();
-    let mechanism = OneStepPagan { config: cfg };
     let whitened_norm = |o: &Vec<f64>| o.iter().map(|v| v * v).sum::<f64>();
-    let (a, b) = sample_scores(&mechanism, &one, &two, 20_000, Seeds::new(51), &whitened_norm);
     let s = AuditSettings { delta: DELTA, confidence: 1.0 - BETA, ..AuditSettings::default() };
+    let (a, b) = sample_scores(&OneStepPagan { config: declared }, &one, &two, 20_000, Seeds::new(51), &whitened_norm);
     let r = epsilon_lower_bound(&a, &b, &s).unwrap();
-    assert!(r.epsilon <= accounted, "the dataset size leaks: certified {} > accounted {accounted}", r.epsilon);
+    assert!(r.epsilon <= accounted, "certified {} > accounted {accounted} with a public b", r.epsilon);
+    let (a, b) = sample_scores(&DataSizedPagan { config: cfg }, &one, &two, 20_000, Seeds::new(51), &whitened_norm);
+    let leak = epsilon_lower_bound(&a, &b, &s).unwrap();
+    assert!(leak.epsilon > accounted, "b = |D| not flagged: certified {} <= accounted {accounted}", leak.epsilon);
+}
+
+/// The refused pattern, reproduced for the twin: each side normalised by its own `|D|`.
+struct DataSizedPagan {
+    config: AdaptiveNoiseConfig,
+}
+
+impl Mechanism for DataSizedPagan {
+    type Input = Dataset;
+    type Output = Vec<f64>;
+    fn sample(&self, data: &Dataset, rng: &mut DpRng) -> Vec<f64> {
+        let cfg = self.config.clone().with_batch_size_b(data.n() as f64);
+        OneStepPagan { config: cfg }.sample(data, rng)
+    }
 }

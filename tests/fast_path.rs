@@ -47,7 +47,7 @@ proptest! {
         let data = logistic(300, d, seed);
         let privacy = Privacy::NoiseMultiplier { sigma, report_delta: None };
         let run_dp = |engine| {
-            let mut cfg = DpSgdConfig::new(10, 0.3, clip, 0.2, privacy);
+            let mut cfg = DpSgdConfig::new(10, 0.3, clip, 0.2, privacy).with_batch_size_b(60.0);
             cfg.engine = engine;
             cfg.domain = Domain::L2Ball { radius: 3.0 };
             let mut t = Trace::default();
@@ -58,7 +58,7 @@ proptest! {
         let c: Vec<f64> = (0..d).map(|j| 1.0 + j as f64).collect();
         for projection in [EllipsoidProjection::Radial, EllipsoidProjection::Euclidean] {
             let run = |engine, adagrad: bool| {
-                let mut cfg = AdaptiveNoiseConfig::new(d, 10, 0.5, clip, 0.2, privacy);
+                let mut cfg = AdaptiveNoiseConfig::new(d, 10, 0.5, clip, 0.2, privacy).with_batch_size_b(60.0);
                 cfg.ellipsoid_c = c.clone();
                 cfg.projection = projection;
                 cfg.engine = engine;

@@ -55,7 +55,7 @@ fn target() -> Privacy {
 
 #[test]
 fn golden_optim_dp_sgd() {
-    let mut cfg = DpSgdConfig::new(20, 0.2, 1.0, 0.1, target());
+    let mut cfg = DpSgdConfig::new(20, 0.2, 1.0, 0.1, target()).with_batch_size_b(20.0);
     cfg.domain = Domain::Box { radius: 1.0 };
     snapshot("dp_sgd", summary(&dp_sgd(&data(), Loss::Absolute, &cfg, Seeds::new(1), &mut NoTrace).unwrap()));
 }
@@ -63,7 +63,7 @@ fn golden_optim_dp_sgd() {
 #[test]
 fn golden_optim_pasan_and_pagan() {
     let d = data();
-    let mut cfg = AdaptiveNoiseConfig::new(5, 20, 0.5, 1.5, 0.1, target());
+    let mut cfg = AdaptiveNoiseConfig::new(5, 20, 0.5, 1.5, 0.1, target()).with_batch_size_b(20.0);
     cfg.ellipsoid_c = vec![1.0, 4.0, 9.0, 16.0, 25.0];
     cfg.domain = Domain::Box { radius: 1.0 };
     snapshot("pasan_radial", summary(&pasan(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut NoTrace).unwrap()));
@@ -120,7 +120,7 @@ fn golden_optim_biased_templates() {
 #[test]
 fn golden_optim_same_seed_same_bits() {
     let d = data();
-    let cfg = AdaptiveNoiseConfig::new(5, 30, 0.5, 1.0, 0.2, target());
+    let cfg = AdaptiveNoiseConfig::new(5, 30, 0.5, 1.0, 0.2, target()).with_batch_size_b(40.0);
     let bits = |r: Run| r.x.iter().chain(&r.x_last).map(|v| v.to_bits()).collect::<Vec<u64>>();
     let a = pagan(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();
     let b = pagan(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();

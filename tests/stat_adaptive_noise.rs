@@ -49,6 +49,7 @@ fn released(
         AdaptiveNoiseConfig::new(4, steps, 0.5, B, 0.5, Privacy::NoiseMultiplier { sigma: z, report_delta: None });
     cfg.ellipsoid_c = C.to_vec();
     cfg.sampler = sampler;
+    cfg.batch_size_b = Some(sampler.expected_batch_size(data.n()));
     let mut trace = Trace::default();
     match alg {
         Alg::Pasan => pasan(data, loss, &cfg, Seeds::new(seed), &mut trace),

@@ -93,6 +93,7 @@ fn stat_theorem_8_explicit_bound_holds_for_pasan() {
         AdaptiveNoiseConfig::new(d, t, diam.diam_2, b, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None });
     cfg.ellipsoid_c = c.clone();
     cfg.domain = Domain::Box { radius: 1.0 };
+    cfg.batch_size_b = Some(q * data.n() as f64);
     let s = z / (q * data.n() as f64);
     let sum = summarise(&runs(&data, &x_star, &cfg, false), false);
     let tr: f64 = c.iter().map(|cj| 1.0 / cj).sum();
@@ -132,6 +133,7 @@ fn stat_theorem_9_explicit_bound_holds_for_pagan() {
         AdaptiveNoiseConfig::new(d, t, diam.diam_inf, b, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None });
     cfg.ellipsoid_c = c.clone();
     cfg.domain = Domain::Box { radius: 1.0 };
+    cfg.batch_size_b = Some(q * data.n() as f64);
     let s = z / (q * data.n() as f64);
     let sum = summarise(&runs(&data, &x_star, &cfg, true), true);
     let features: Vec<Vec<f64>> = (0..data.n()).map(|i| data.row(i).to_vec()).collect();

@@ -516,6 +516,13 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
         }
     };
     sampler.validate(n)?;
+    // The batch size is the public normaliser b of every noisy sum (given or defaulted, it does
+    // not move when one record is added or removed); full batch without --batch-size reads n from
+    // the data, which add/remove runs refuse.
+    let batch_size_b = match args.sampling {
+        SamplingArg::Full if args.batch_size.is_none() => None,
+        _ => Some(b as f64),
+    };
     let steps = match args.steps {
         Some(t) => dpref::error::check::count("--steps", t)?,
         None => n.div_ceil(sampler.expected_batch_size(n).max(1.0) as usize).max(1) as u64,
@@ -559,6 +566,7 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
         AlgorithmArg::DpSgd => {
             let mut cfg = dpref::optim::dp_sgd::DpSgdConfig::new(steps, args.learning_rate, clip, 1.0, privacy);
             cfg.sampler = sampler;
+            cfg.batch_size_b = batch_size_b;
             cfg.neighbouring = neighbouring;
             cfg.domain = domain;
             cfg.output = output;
@@ -579,6 +587,7 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
                 ProjectionArg::Euclidean => dpref::geometry::EllipsoidProjection::Euclidean,
             };
             cfg.sampler = sampler;
+            cfg.batch_size_b = batch_size_b;
             cfg.neighbouring = neighbouring;
             cfg.domain = domain;
             cfg.output = output;

@@ -124,6 +124,7 @@ fn run_once(
     let run = match m {
         Method::DpSgd => {
             let mut cfg = DpSgdConfig::new(s.steps, alpha, 1.0, q, privacy);
+            cfg.batch_size_b = Some(BATCH as f64);
             cfg.domain = Domain::Box { radius: 1.0 };
             dp_sgd(s.data, Loss::Absolute, &cfg, seed, &mut rec)?
         }
@@ -134,6 +135,7 @@ fn run_once(
                 _ => (1.0, false),
             };
             let mut cfg = AdaptiveNoiseConfig::new(D, s.steps, alpha, b, q, privacy);
+            cfg.batch_size_b = Some(BATCH as f64);
             cfg.domain = Domain::Box { radius: 1.0 };
             if adapted {
                 cfg.ellipsoid_c = s.adapted_c.clone();

@@ -9,17 +9,19 @@
 //! 3:   B_k ← Poisson sample of [n] with rate q
 //! 4:   gᵢ = ∇F(x^k; zᵢ) for i ∈ B_k
 //! 5:   ḡᵢ = gᵢ · min(1, C/‖gᵢ‖₂)
-//! 6:   ĝ^k = (1/b)(Σᵢ ḡᵢ + N(0, σ²C² I)),   b = qn (expected batch size, public)
+//! 6:   ĝ^k = (1/b)(Σᵢ ḡᵢ + N(0, σ²C² I)),   b = qn (expected batch size: a public constant)
 //! 7:   x^{k+1} = Π_X(x^k − η ĝ^k)     (Π_X: Euclidean projection; the paper is unconstrained)
 //! 8: return the output point and the privacy events; the accountant gives (ε, δ)
 //! ```
 //! Privacy: one `PoissonSampled(q, Gaussian(σ/f))` per step, f = 1 (add/remove) or 2
-//! (replace-one: a replaced record moves the clipped sum by 2C).
+//! (replace-one: a replaced record moves the clipped sum by 2C). The normaliser b must be the same
+//! on neighbouring datasets: under add/remove it is the declared `batch_size_b`, never `q·|D|`
+//! (anchors C7; see `batch_normaliser`).
 //! Proof: proofs/dp_sgd.md.
 
 use super::{
-    Averager, EventLog, GradientBound, Observer, OutputPoint, Privacy, Run, TraceEvent, check_start, noise_multiplier,
-    report,
+    Averager, EventLog, GradientBound, Observer, OutputPoint, Privacy, Run, TraceEvent, batch_normaliser, check_start,
+    noise_multiplier, noisy_mean, report,
 };
 use crate::accounting::{Neighbouring, per_example_sum_gaussian};
 use crate::data::Dataset;
@@ -54,6 +56,9 @@ pub struct DpSgdConfig {
     pub x0: Option<Vec<f64>>,
     /// Reference or GLM fast path for the per-example gradients.
     pub engine: crate::optim::GradientEngine,
+    /// b: the public normaliser of the noisy sum (the expected batch size). `None`: read from the
+    /// data (`q·n`), refused for private add/remove runs, where `|D|` is private.
+    pub batch_size_b: Option<f64>,
 }
 
 impl DpSgdConfig {
@@ -70,7 +75,14 @@ impl DpSgdConfig {
             output: OutputPoint::AverageFromZero,
             x0: None,
             engine: crate::optim::GradientEngine::Reference,
+            batch_size_b: None,
         }
+    }
+
+    /// Declares the public normaliser b of the noisy sum (see the field `batch_size_b`).
+    pub fn with_batch_size_b(mut self, b: f64) -> Self {
+        self.batch_size_b = Some(b);
+        self
     }
 
     fn validate(&self, data: &Dataset) -> Result<()> {
@@ -109,11 +121,11 @@ pub fn dp_sgd(
     let T = config.steps_t;
     let sigma = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
     let C = config.clip_c;
-    let b = config.sampler.expected_batch_size(n);
     let bound = if C.is_infinite() { GradientBound::None } else { GradientBound::L2 { clip: C } };
     let noise_std = if C.is_infinite() { sigma } else { sigma * C };
     // A step is a privacy mechanism only with noise and a sensitivity bound.
     let private = sigma > 0.0 && C.is_finite();
+    let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
     let step_event = config
         .sampler
         .scheme(n)
@@ -129,19 +141,11 @@ pub fn dp_sgd(
         observer.observe(TraceEvent::Iterate { step: k, x: &x });
         // Alg. 1, line 3: B_k <- Poisson sample with rate q
         config.sampler.sample(&mut sampling, n, &mut batch);
-        // Alg. 1, lines 4-6: g_i = grad F(x^k; z_i); clip to C; g_hat = (sum + N(0, sigma^2 C^2 I)) / b
-        config.engine.privatized_mean(
-            data,
-            loss,
-            &x,
-            &batch,
-            bound,
-            &[noise_std],
-            b,
-            &mut noise,
-            &mut g,
-            &mut g_hat,
-        )?;
+        // Alg. 1, line 4: g_i = grad F(x^k; z_i) for i in B_k (per example, inside the sum)
+        // Alg. 1, line 5: g_i * min(1, C/|g_i|), summed over the batch
+        config.engine.bounded_gradient_sum(data, loss, &x, &batch, bound, &mut g, &mut g_hat);
+        // Alg. 1, line 6: g_hat = (sum + N(0, sigma^2 C^2 I)) / b
+        noisy_mean(&mut noise, &mut g_hat, &[noise_std], b)?;
         if private {
             events.push(step_event.clone());
         }

@@ -1,6 +1,6 @@
-//! The fast path of the privatised mean gradient for generalised linear models, beside the
-//! reference `super::privatized_mean` (DESIGN principle 1: the reference stays readable; a
-//! differential test proves the two agree, `prop_fast_path_matches_reference`).
+//! The fast path of the bounded gradient sum for generalised linear models, beside the reference
+//! `super::bounded_gradient_sum` (DESIGN principle 1: the reference stays readable; a differential
+//! test proves the two agree, `prop_fast_path_matches_reference`).
 //!
 //! For a GLM, `∇F(w; (x, y)) = ℓ′(⟨x, w⟩, y)·x`, so the norms the clip needs are
 //! `‖∇F‖₂ = |ℓ′|·‖x‖₂` and `‖∇F‖_A = |ℓ′|·‖x‖_A`: one fused pass over each row computes the margin
@@ -12,13 +12,13 @@
 //! Differences from the reference are reassociations: `(ℓ′·f)·xⱼ` for `(ℓ′·xⱼ)·f`, chunked sums,
 //! and the radial factor `1/‖g‖_A` taken one relative `4u` smaller so that `‖f·g‖_A ≤ 1` holds
 //! without the reference's check loop.
+//!
+//! Proof: proofs/fast_path.md.
 
 use super::GradientBound;
 use crate::data::Dataset;
-use crate::error::Result;
 use crate::geometry::EllipsoidProjection;
 use crate::loss::Loss;
-use crate::rng::DpRng;
 use rayon::prelude::*;
 
 /// Rows per parallel chunk.
@@ -87,22 +87,18 @@ fn coefficient(loss: Loss, bound: GradientBound<'_>, m: f64, y: f64, norm2: f64)
     }
 }
 
-/// Same contract as `super::privatized_mean` (same noise draws from `rng`, in the same order).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn privatized_mean_glm(
+/// Same contract as `super::bounded_gradient_sum`.
+pub(crate) fn bounded_gradient_sum_glm(
     data: &Dataset,
     loss: Loss,
     x: &[f64],
     batch: &[usize],
     bound: GradientBound<'_>,
-    stds: &[f64],
-    normaliser: f64,
-    rng: &mut DpRng,
     g: &mut [f64],
     out: &mut [f64],
-) -> Result<()> {
+) {
     if let GradientBound::Ellipsoid { kind: EllipsoidProjection::Euclidean, .. } = bound {
-        return super::privatized_mean(data, loss, x, batch, bound, stds, normaliser, rng, g, out);
+        return super::bounded_gradient_sum(data, loss, x, batch, bound, g, out);
     }
     let d = x.len();
     let a = match bound {
@@ -130,12 +126,4 @@ pub(crate) fn privatized_mean_glm(
             *o += v;
         }
     }
-    match stds.len() {
-        1 => crate::noise::add_gaussian(rng, out, stds[0])?,
-        _ => crate::noise::add_gaussian_diagonal(rng, out, stds)?,
-    }
-    for v in out.iter_mut() {
-        *v /= normaliser;
-    }
-    Ok(())
 }

@@ -49,25 +49,21 @@ pub enum GradientEngine {
 }
 
 impl GradientEngine {
+    /// `Σ_{i∈batch} bound(∇F(x; zᵢ))` into `out` (`g`: scratch of length d).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn privatized_mean(
+    pub(crate) fn bounded_gradient_sum(
         self,
         data: &crate::data::Dataset,
         loss: crate::loss::Loss,
         x: &[f64],
         batch: &[usize],
         bound: GradientBound<'_>,
-        stds: &[f64],
-        normaliser: f64,
-        rng: &mut crate::rng::DpRng,
         g: &mut [f64],
         out: &mut [f64],
-    ) -> Result<()> {
+    ) {
         match self {
-            GradientEngine::Reference => privatized_mean(data, loss, x, batch, bound, stds, normaliser, rng, g, out),
-            GradientEngine::GlmFast => {
-                fast::privatized_mean_glm(data, loss, x, batch, bound, stds, normaliser, rng, g, out)
-            }
+            GradientEngine::Reference => bounded_gradient_sum(data, loss, x, batch, bound, g, out),
+            GradientEngine::GlmFast => fast::bounded_gradient_sum_glm(data, loss, x, batch, bound, g, out),
         }
     }
 }
@@ -252,10 +248,18 @@ pub(crate) fn noise_multiplier(
 ) -> Result<f64> {
     match privacy {
         Privacy::NoiseMultiplier { sigma, report_delta } => {
+            let sigma = check::non_negative("sigma", sigma)?;
             if let Some(d) = report_delta {
                 check::open_unit("delta", d)?;
+                if sigma > 0.0 {
+                    // An ε will be asked for: refuse an unaccountable (sampler, relation) now,
+                    // before any randomness, rather than after the run.
+                    sampler.require_accountable(neighbouring)?;
+                    let one_step = crate::accounting::dp_sgd_event(sigma, sampler.scheme(n), 1, neighbouring)?;
+                    RdpAccountant::new(neighbouring).compose(&one_step, 1)?;
+                }
             }
-            check::non_negative("sigma", sigma)
+            Ok(sigma)
         }
         Privacy::Target { epsilon, delta } => {
             sampler.require_accountable(neighbouring)?;
@@ -314,23 +318,17 @@ pub(crate) enum GradientBound<'a> {
     Ellipsoid { a: &'a [f64], kind: crate::geometry::EllipsoidProjection },
 }
 
-/// The privatised mean gradient of a batch, the shared lines of DP-SGD and [ADFJT] Algs. 1–2:
-/// `ĝ = (1/b)·(Σ_{i∈B} bound(∇F(x; zᵢ)) + N(0, diag(stds)²))`, with b the sampler's expected
-/// batch size (a public constant). `stds` has one entry (isotropic) or d entries. Writes ĝ into
-/// `out`; `g` is scratch space of length d.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn privatized_mean(
+/// The bounded gradient sum of a batch, the shared first half of DP-SGD's and [ADFJT] Algs. 1–2's
+/// privatised gradient: `Σ_{i∈B} bound(∇F(x; zᵢ))` into `out`; `g` is scratch of length d.
+pub(crate) fn bounded_gradient_sum(
     data: &crate::data::Dataset,
     loss: crate::loss::Loss,
     x: &[f64],
     batch: &[usize],
     bound: GradientBound<'_>,
-    stds: &[f64],
-    normaliser: f64,
-    rng: &mut crate::rng::DpRng,
     g: &mut [f64],
     out: &mut [f64],
-) -> Result<()> {
+) {
     out.iter_mut().for_each(|v| *v = 0.0);
     for &i in batch {
         loss.gradient(x, data.row(i), data.label(i), g);
@@ -345,14 +343,58 @@ pub(crate) fn privatized_mean(
         }
         crate::linalg::axpy(1.0, g, out);
     }
+}
+
+/// The second half: `ĝ = (sum + N(0, diag(stds)²))/b` in place, with b the run's public
+/// normaliser ([`batch_normaliser`]). `stds` has one entry (isotropic) or d entries.
+///
+/// # Errors
+/// `InvalidParameter` for a negative or non-finite std.
+pub(crate) fn noisy_mean(rng: &mut crate::rng::DpRng, sum: &mut [f64], stds: &[f64], normaliser: f64) -> Result<()> {
     match stds.len() {
-        1 => crate::noise::add_gaussian(rng, out, stds[0])?,
-        _ => crate::noise::add_gaussian_diagonal(rng, out, stds)?,
+        1 => crate::noise::add_gaussian(rng, sum, stds[0])?,
+        _ => crate::noise::add_gaussian_diagonal(rng, sum, stds)?,
     }
-    for v in out.iter_mut() {
+    for v in sum.iter_mut() {
         *v /= normaliser;
     }
     Ok(())
+}
+
+/// The normaliser b of the noisy batch sum, a public constant (anchors C7).
+///
+/// `declared = Some(b)`: b as given (finite, > 0). `None`: the sampler's size read from the data
+/// (`q·n` for Poisson, `n` for the full batch, the fixed size otherwise), which is public only if
+/// the dataset size is: under replace-one neighbouring, for fixed-size samplers, or in a run that
+/// records no privacy event. Under add/remove `|D|` differs between neighbours, so `q·|D|` would
+/// scale the released gradient by `n/(n+1)` and reveal the presence of a record whatever the
+/// noise; that combination is refused.
+///
+/// # Errors
+/// `InvalidParameter` for a declared b that is not finite and positive; `Unsupported` for the
+/// data-derived normaliser of a Poisson or full-batch sampler in a private add/remove run.
+pub(crate) fn batch_normaliser(
+    sampler: &BatchSampler,
+    declared: Option<f64>,
+    n: usize,
+    neighbouring: Neighbouring,
+    private: bool,
+) -> Result<f64> {
+    if let Some(b) = declared {
+        return check::positive("batch size b (normaliser)", b);
+    }
+    let data_sized = matches!(sampler, BatchSampler::Poisson { .. } | BatchSampler::Full);
+    if data_sized && private && neighbouring == Neighbouring::AddRemove {
+        return Err(Error::Unsupported {
+            event: "a batch sum normalised by a size read from the private dataset (q*|D| or |D|)".into(),
+            neighbouring: neighbouring.name().into(),
+            accountant: "RDP",
+            reason: "|D| differs between add/remove neighbours, so the normaliser itself reveals a record \
+                     (anchors C7); declare the public batch size b (CLI: --batch-size)"
+                .into(),
+        });
+    }
+    Ok(sampler.expected_batch_size(n))
 }
 
 /// Checks a starting point against the dimension and the domain.

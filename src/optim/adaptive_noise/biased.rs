@@ -86,9 +86,10 @@ fn run_template(
     let mut avg = Averager::new(d);
     for k in 0..config.steps_t {
         observer.observe(TraceEvent::Iterate { step: k, x: &x });
-        // Alg. 4/5, line 3: sample the batch
+        // Alg. 4, line 3: sample the batch
+        // Alg. 5, line 3: sample the batch
         config.sampler.sample(&mut sampling, n, &mut batch);
-        // Alg. 4 line 4 / Alg. 5 line 4: per-example gradients g^{k,i}; the estimate g_tilde^k
+        // Alg. 4, line 4: the per-example gradients g^{k,i} of g^k = (1/b) sum_i g^{k,i}
         let grads: Vec<Vec<f64>> = batch
             .iter()
             .map(|&i| {
@@ -97,11 +98,16 @@ fn run_template(
                 g
             })
             .collect();
+        // Alg. 4, line 5: g_tilde^k = estimate of g^k
+        // Alg. 5, line 4: g_tilde^k = biased estimate of g^k
         estimate(k, &x, &grads, &mut g_hat);
-        // Alg. 4 line 6 / Alg. 5 line 5: g_hat = g_tilde + xi
+        // Alg. 4, line 6: g_hat = g_tilde + xi
+        // Alg. 5, line 5: g_hat = g_tilde + xi
         noise(k, &mut noise_rng, &mut g_hat);
         observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
-        // Alg. 4 line 7 / Alg. 5 lines 6-7: the update
+        // Alg. 4, line 7: x^{k+1} = Pi_X(x^k - alpha_k g_hat^k) (`update`, from `biased_sgd`)
+        // Alg. 5, line 6: H_k = diag(sum_{i=0..k} g_hat^i g_hat^i^T)^{1/2} / alpha (`update`)
+        // Alg. 5, line 7: x^{k+1} = argmin_X |x - (x^k - H_k^-1 g_hat^k)|_{H_k} (`update`)
         update(&x, &g_hat, &mut x_next)?;
         avg.add(&x, &x_next);
         std::mem::swap(&mut x, &mut x_next);

@@ -4,8 +4,8 @@
 //! AdaGrad (Algs. 4, 5).
 //!
 //! Shared pieces, one implementation each: [`AdaptiveNoiseConfig`] (Algs. 1–2 share lines 1–6),
-//! the privatised gradient (lines 3–6: `crate::optim::privatized_mean` with the ellipsoid
-//! `A = C/B²` and noise `z·A^{−1/2}w` on the sum), and the two update rules,
+//! the privatised gradient (lines 3–6: `crate::optim::bounded_gradient_sum` with the ellipsoid
+//! `A = C/B²`, then `noisy_mean` with noise `z·A^{−1/2}w` on the sum, divided by the public b), and the two update rules,
 //! [`adagrad_norm_step`] (Alg. 1 lines 7–8, Alg. 4) and [`adagrad_diagonal_step`] (Alg. 2 lines
 //! 7–8, Alg. 5).
 //!
@@ -55,6 +55,9 @@ pub struct AdaptiveNoiseConfig {
     pub x0: Option<Vec<f64>>,
     /// Reference or GLM fast path for the per-example gradients.
     pub engine: crate::optim::GradientEngine,
+    /// b: the public normaliser of the noisy sum (the expected batch size). `None`: read from the
+    /// data (`q·n`), refused for private add/remove runs, where `|D|` is private (anchors C7).
+    pub batch_size_b: Option<f64>,
 }
 
 impl AdaptiveNoiseConfig {
@@ -74,7 +77,14 @@ impl AdaptiveNoiseConfig {
             output: OutputPoint::AverageFromZero,
             x0: None,
             engine: crate::optim::GradientEngine::Reference,
+            batch_size_b: None,
         }
+    }
+
+    /// Declares the public normaliser b of the noisy sum (see the field `batch_size_b`).
+    pub fn with_batch_size_b(mut self, b: f64) -> Self {
+        self.batch_size_b = Some(b);
+        self
     }
 
     pub(crate) fn validate(&self, n: usize, d: usize) -> Result<()> {
@@ -91,6 +101,19 @@ impl AdaptiveNoiseConfig {
         }
         if self.clip_radius_b.is_infinite() && matches!(self.privacy, Privacy::Target { .. }) {
             return Err(Error::invalid("clip radius B", "none", "finite when a privacy target is given"));
+        }
+        if self.clip_radius_b.is_finite() {
+            // A = C/B² and the noise scale B/√C must be representable, or the projection and the
+            // noise silently degenerate (A = 0: no clipping at all; A = ∞: everything clipped to 0).
+            for (&a, &c) in self.ellipsoid_a().iter().zip(&self.ellipsoid_c) {
+                if !(a.is_finite() && a > 0.0 && (self.clip_radius_b / c.sqrt()).is_finite()) {
+                    return Err(Error::invalid(
+                        "ellipsoid A = C/B^2 entry",
+                        a,
+                        "> 0 and finite (C/B^2 over/underflows)",
+                    ));
+                }
+            }
         }
         self.sampler.validate(n)?;
         if let Some(x0) = &self.x0 {

@@ -25,7 +25,10 @@ use crate::accounting::per_example_sum_gaussian;
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::loss::Loss;
-use crate::optim::{Averager, EventLog, GradientBound, Observer, Run, TraceEvent, noise_multiplier, report};
+use crate::optim::{
+    Averager, EventLog, GradientBound, Observer, Run, TraceEvent, batch_normaliser, noise_multiplier, noisy_mean,
+    report,
+};
 use crate::rng::{Seeds, Stream};
 
 /// Runs PASAN (see the module doc) with sampling and noise streams from `seeds`.
@@ -47,9 +50,9 @@ pub fn pasan(
     let T = config.steps_t;
     let z = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
     let private = z > 0.0 && config.clip_radius_b.is_finite();
+    let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
     let step_event =
         config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { z } else { 1.0 }, config.neighbouring)?)?;
-    let b = config.sampler.expected_batch_size(n);
     let a = config.ellipsoid_a();
     let bound = if config.clip_radius_b.is_finite() {
         GradientBound::Ellipsoid { a: &a, kind: config.projection }
@@ -69,13 +72,16 @@ pub fn pasan(
         // Alg. 1, line 3: draw the batch D_k
         config.sampler.sample(&mut sampling, n, &mut batch);
         // Alg. 1, line 4: A_k = C/B^2 (fixed, `a`)
-        // Alg. 1, lines 5-6: g_tilde = (1/b) sum pi_A(g^{k,i}); g_hat = g_tilde + s xi, xi ~ N(0, A^-1) (corrected)
-        config.engine.privatized_mean(data, loss, &x, &batch, bound, &stds, b, &mut noise, &mut g, &mut g_hat)?;
+        // Alg. 1, line 5: g_tilde = (1/b) sum_i pi_A(g^{k,i}) (the sum here; divided by b below)
+        config.engine.bounded_gradient_sum(data, loss, &x, &batch, bound, &mut g, &mut g_hat);
+        // Alg. 1, line 6: g_hat = g_tilde + s xi, xi ~ N(0, A^-1), s = z/b (corrected): (sum + z A^-1/2 w)/b
+        noisy_mean(&mut noise, &mut g_hat, &stds, b)?;
         if private {
             events.push(step_event.clone());
         }
         observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
-        // Alg. 1, lines 7-8: alpha_k = alpha / sqrt(sum_{i<=k} |g_hat^i|^2); x^{k+1} = Pi_X(x^k - alpha_k g_hat^k)
+        // Alg. 1, line 7: alpha_k = alpha / sqrt(sum_{i<=k} |g_hat^i|^2)
+        // Alg. 1, line 8: x^{k+1} = Pi_X(x^k - alpha_k g_hat^k) (both in `adagrad_norm_step`)
         adagrad_norm_step(&x, &g_hat, &mut sum_sq, config.step_scale_alpha, &config.domain, &mut x_next);
         avg.add(&x, &x_next);
         std::mem::swap(&mut x, &mut x_next);

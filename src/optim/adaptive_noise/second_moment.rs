@@ -153,8 +153,9 @@ pub fn private_second_moments(
             let v = mean + std * crate::noise::standard_normal(&mut rng);
             // Alg. 3, line 6: if sqrt(max(v, 0)) >= 2^{-t-1}
             if v.max(0.0).sqrt() >= (-(t as f64) - 1.0).exp2() {
-                // Alg. 3, lines 7-8: sigma_hat_j = 2^{-t}; U = U \ {j}
+                // Alg. 3, line 7: sigma_hat_j = 2^{-t}
                 sigma_hat[j] = (-(t as f64)).exp2();
+                // Alg. 3, line 8: U = U \ {j} (after the loop over U)
                 removed.push(j);
             }
         }
