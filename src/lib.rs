@@ -16,6 +16,7 @@
 //! | [`special`] | log-space arithmetic, `ln erfc`, normal CDF, the bracketed root finder |
 //! | [`linalg`] | norms over faer |
 //! | [`noise`] | Gaussian (isotropic, diagonal), Laplace, report-noisy-max/min, exponential mechanism |
+//! | [`model`] | models with per-example gradients: GLM adapter, MLP (factored norms), [ZCHWB]'s non-convex test problem |
 //! | [`accounting`] | events, RDP accountant, conversions, analytic Gaussian, zCDP, composition, calibration |
 //! | [`experiments`] | the papers' settings and experiments behind `dpref reproduce` |
 //!
@@ -23,8 +24,8 @@
 //!
 //! | key | paper | module |
 //! |---|---|---|
-//! | `[ADFJT]` | Asi, Duchi, Fallah, Javidi, Talwar — Private Adaptive Gradient Methods for Convex Optimization | `optim::adaptive_noise` (planned) |
-//! | `[ZCHWB]` | Zhou, Chen, Hong, Wu, Banerjee — Private Stochastic Non-Convex Optimization: Adaptive Algorithms and Tighter Generalization Bounds | `optim::dpagd` (planned) |
+//! | `[ADFJT]` | Asi, Duchi, Fallah, Javidi, Talwar — Private Adaptive Gradient Methods for Convex Optimization | `optim::adaptive_noise`, `bounds::adaptive_noise` |
+//! | `[ZCHWB]` | Zhou, Chen, Hong, Wu, Banerjee — Private Stochastic Non-Convex Optimization: Adaptive Algorithms and Tighter Generalization Bounds | `optim::dpagd`, `model`, `bounds::dpagd` |
 //! | `[GGKKM]` | Ghazi, Guzmán, Kamath, Kumar, Manurangsi — Differentially Private Optimization with Sparse Gradients | `optim::sparse` (planned) |
 //! | `[LZLRMS]` | Li, Zaheer, Liu, Reddi, McMahan, Smith — DP Adaptive Optimization with Delayed Preconditioners (DP²) | `optim::dp2` (planned) |
 //! | `[AFKT]` | Asi, Feldman, Koren, Talwar — Private Stochastic Convex Optimization: Optimal Rates in l1 Geometry | `optim::l1` (planned) |
@@ -43,6 +44,7 @@ pub mod experiments;
 pub mod geometry;
 pub mod linalg;
 pub mod loss;
+pub mod model;
 pub mod noise;
 pub mod optim;
 pub mod rng;

@@ -1,5 +1,6 @@
 //! The papers' experiments and settings behind `dpref reproduce`.
 
 pub mod adaptive_noise;
+pub mod dpagd;
 pub mod plot;
 pub mod privacy_table;

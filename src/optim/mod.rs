@@ -8,6 +8,7 @@
 
 pub mod adaptive_noise;
 pub mod dp_sgd;
+pub mod dpagd;
 pub mod fast;
 
 use crate::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, calibrate_noise_multiplier};

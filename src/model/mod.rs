@@ -1,0 +1,138 @@
+//! Differentiable models with per-example gradients, for the algorithms whose parameters are not
+//! a GLM weight vector ([ZCHWB]'s non-convex problems and its MLP experiment).
+//!
+//! A [`Model`] maps parameters `w ∈ R^p` and a record `zᵢ` of a [`Dataset`] to a loss `ℓ(w, zᵢ)`
+//! and its gradient. The one shared private step is [`Model::clipped_gradient_sum`]:
+//! `Σ_{i∈B} clip_C(∇ℓ(w, zᵢ))` with `clip_C(g) = g·min(1, C/‖g‖₂)` ([`crate::geometry::clip_l2`]).
+//! Its default materialises each per-example gradient; [`Mlp`] overrides it with a version that
+//! computes each norm from per-layer factors and never forms the p-vector (differentially tested
+//! against the default in `tests/model.rs`).
+//!
+//! | model | ℓ(w, z) | file |
+//! |---|---|---|
+//! | [`Glm`] | `F(w; (x, y))` of a [`Loss`] | here |
+//! | [`Mlp`] | softmax cross-entropy of a ReLU network | [`mlp`] |
+//! | [`nonconvex::SeparableNonConvex`] | `Σⱼ φ(wⱼ − zⱼ)`, `φ(u) = u²/(1+u²)` | [`nonconvex`] |
+
+pub mod mlp;
+pub mod nonconvex;
+pub mod synthetic;
+
+pub use mlp::Mlp;
+
+use crate::data::Dataset;
+use crate::error::{Result, check};
+use crate::loss::Loss;
+
+/// Mean loss and, for classifiers, accuracy of a parameter vector on a dataset.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Evaluation {
+    /// `(1/n) Σᵢ ℓ(w, zᵢ)`.
+    pub mean_loss: f64,
+    /// Fraction of records classified correctly (`None` for non-classifiers).
+    pub accuracy: Option<f64>,
+}
+
+/// A loss `ℓ(w, z)` over parameters `w ∈ R^p` with per-example gradients.
+pub trait Model: Sync + Send {
+    /// p, the number of parameters.
+    fn num_params(&self) -> usize;
+
+    /// Checks `w` (length p, finite) and that the data suit the model (dimension, labels).
+    ///
+    /// # Errors
+    /// `InvalidParameter` or `NonFinite` naming the problem.
+    fn validate(&self, w: &[f64], data: &Dataset) -> Result<()>;
+
+    /// `ℓ(w, zᵢ)`.
+    fn loss(&self, w: &[f64], data: &Dataset, i: usize) -> f64;
+
+    /// `out ← ∇ℓ(w, zᵢ)` (`out` has length p).
+    fn gradient(&self, w: &[f64], data: &Dataset, i: usize, out: &mut [f64]);
+
+    /// `out ← Σ_{i∈batch} clip_C(∇ℓ(w, zᵢ))`; `C = ∞` adds the gradients unclipped.
+    fn clipped_gradient_sum(&self, w: &[f64], data: &Dataset, batch: &[usize], clip: f64, out: &mut [f64]) {
+        out.iter_mut().for_each(|v| *v = 0.0);
+        let mut g = vec![0.0; self.num_params()];
+        for &i in batch {
+            self.gradient(w, data, i, &mut g);
+            crate::geometry::clip_l2(&mut g, clip);
+            crate::linalg::axpy(1.0, &g, out);
+        }
+    }
+
+    /// Mean loss (and accuracy for classifiers) of `w` on `data`.
+    ///
+    /// # Errors
+    /// As [`Model::validate`].
+    fn evaluate(&self, w: &[f64], data: &Dataset) -> Result<Evaluation> {
+        self.validate(w, data)?;
+        let total: f64 = (0..data.n()).map(|i| self.loss(w, data, i)).sum();
+        Ok(Evaluation { mean_loss: total / data.n() as f64, accuracy: None })
+    }
+}
+
+/// A GLM loss `F(w; (x, y)) = ℓ(⟨x, w⟩, y)` over d features as a [`Model`] (p = d).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Glm {
+    /// The loss ℓ.
+    pub loss: Loss,
+    /// d.
+    pub dim: usize,
+}
+
+impl Glm {
+    /// The GLM of `loss` on `dim` features.
+    ///
+    /// # Errors
+    /// `Empty` for `dim = 0`.
+    pub fn new(loss: Loss, dim: usize) -> Result<Self> {
+        if dim == 0 {
+            return Err(crate::Error::Empty { what: "feature vector" });
+        }
+        Ok(Glm { loss, dim })
+    }
+}
+
+/// Checks that `w` has length p and finite entries and that the records have `d` features.
+pub(crate) fn check_shapes(w: &[f64], p: usize, data: &Dataset, d: usize) -> Result<()> {
+    if w.len() != p {
+        return Err(crate::Error::invalid("parameter vector w", w.len(), "of the model's length p"));
+    }
+    if data.d() != d {
+        return Err(crate::Error::invalid("data dimension", data.d(), "equal to the model's input dimension"));
+    }
+    check::all_finite("w", w)
+}
+
+impl Model for Glm {
+    fn num_params(&self) -> usize {
+        self.dim
+    }
+
+    fn validate(&self, w: &[f64], data: &Dataset) -> Result<()> {
+        check_shapes(w, self.dim, data, self.dim)?;
+        self.loss.check_labels(data)
+    }
+
+    fn loss(&self, w: &[f64], data: &Dataset, i: usize) -> f64 {
+        self.loss.value(w, data.row(i), data.label(i))
+    }
+
+    fn gradient(&self, w: &[f64], data: &Dataset, i: usize, out: &mut [f64]) {
+        self.loss.gradient(w, data.row(i), data.label(i), out);
+    }
+
+    fn evaluate(&self, w: &[f64], data: &Dataset) -> Result<Evaluation> {
+        self.validate(w, data)?;
+        let n = data.n() as f64;
+        let mean_loss = (0..data.n()).map(|i| self.loss(w, data, i)).sum::<f64>() / n;
+        let accuracy = matches!(self.loss, Loss::Logistic | Loss::Hinge).then(|| {
+            let correct = (0..data.n())
+                .filter(|&i| crate::linalg::dot(data.row(i), w) * self.loss.label(data.label(i)) > 0.0)
+                .count();
+            correct as f64 / n
+        });
+        Ok(Evaluation { mean_loss, accuracy })
+    }
+}

@@ -1,0 +1,225 @@
+//! DPAGD — [ZCHWB] Algorithm 1 (the generic full-batch algorithm all the theorems analyse), with
+//! its instances DP-GD, DP-RMSProp and DP-Adam ([`Moments`]).
+//!
+//! Input: dataset S (n records), a [`Model`], [`Algorithm1Config`]. Output: [`Run`] with `x = w_R`.
+//! Index convention (notes §2.1, §8 item 5): `w_1` is the initial point, iterations t = 1..T, exactly
+//! T noisy releases, `R ~ Unif{1..T}` drawn before the run and independent of the data.
+//! ```text
+//! 1: Input: S, ℓ, w_1, {φ_t, ψ_t}
+//! 2: Set: σ, T, η, ν, λ
+//! 3: for t = 1, ..., T:                                  (printed: t = 0..T, i.e. T + 1 releases)
+//! 4:   g̃_t = (1/n) Σ_{z∈S} clip_G(∇ℓ(w_t, z)) + b_t,  b_t ~ N(0, σ² I_p)
+//!                                                        (clip at G: a no-op under Assumption 1)
+//! 5:   m_t = φ_t(g̃_1..g̃_t);  v_t = min(ψ_t(g̃_1..g̃_t), λ)   (cap on the value, not the state)
+//! 6:   w_{t+1} = w_t − η m_t ⊘ (√v_t + ν)
+//! 7: end for; output w_R                                 (the output rule of Thms 3–6)
+//! ```
+//! # Privacy
+//! Line 4 is a Gaussian mechanism on the mean of per-example gradients of norm ≤ G: ℓ2-sensitivity
+//! `G/n` (add/remove, n the public normaliser) or `2G/n` (replace-one), so one full-batch
+//! `Gaussian(σ n/(f G))` event per step, f = 1 or 2 (the event of a noise multiplier `σn/G` on the
+//! sum). Lines 5–7 are post-processing; R is data-independent. T releases compose adaptively.
+//! # Proof
+//! Proof: proofs/dpagd/dp_gd.md, proofs/dpagd/dp_rmsprop.md, proofs/dpagd/dp_adam.md.
+
+use super::{MomentState, Moments};
+use crate::accounting::{Neighbouring, per_example_sum_gaussian};
+use crate::data::Dataset;
+use crate::error::{Error, Result, check};
+use crate::model::Model;
+use crate::optim::{
+    EventLog, Observer, Privacy, Run, TraceEvent, batch_normaliser, noise_multiplier, noisy_mean, report,
+};
+use crate::rng::{Seeds, Stream};
+use crate::sampling::BatchSampler;
+use rand::RngExt;
+use serde::Serialize;
+
+/// The noise of line 4.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub enum FullBatchNoise {
+    /// σ ≥ 0: the absolute std of `b_t ~ N(0, σ²I)` on the mean gradient (the paper's σ);
+    /// `report_delta`: the δ at which to report ε, if any.
+    Std {
+        /// σ ≥ 0.
+        sigma: f64,
+        /// δ ∈ (0, 1) for the reported ε.
+        report_delta: Option<f64>,
+    },
+    /// The smallest σ whose T releases the RDP accountant reads as (ε, δ)-DP.
+    Target {
+        /// ε > 0.
+        epsilon: f64,
+        /// δ ∈ (0, 1).
+        delta: f64,
+    },
+}
+
+/// Which point Algorithm 1 returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum Algorithm1Output {
+    /// `w_R`, `R ~ Unif{1..T}` (the theorems' output; default).
+    #[default]
+    RandomIterate,
+    /// `w_{T+1}` (never analysed; what a user might deploy).
+    Last,
+}
+
+/// Settings of Algorithm 1; field names end in the paper's symbols.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Algorithm1Config {
+    /// φ, ψ: DP-GD, DP-RMSProp or DP-Adam.
+    pub moments: Moments,
+    /// T ≥ 1: number of noisy releases.
+    pub steps_t: u64,
+    /// η > 0 (constant, as in Thms 3–6).
+    pub step_size_eta: f64,
+    /// ν ≥ 0, added outside the square root (0 for DP-GD).
+    pub nu: f64,
+    /// λ > 0: the cap on the second moment's value (1 for DP-GD; ∞: no cap).
+    pub lambda: f64,
+    /// G > 0: the per-example gradient bound (Assumption 1), enforced by clipping; ∞ only for a
+    /// run without noise events.
+    pub gradient_bound_g: f64,
+    /// σ, or the (ε, δ) it is calibrated to.
+    pub noise: FullBatchNoise,
+    /// The neighbouring relation of the claim (the paper's Definition 1 is replace-one).
+    pub neighbouring: Neighbouring,
+    /// n: the public normaliser of the gradient mean. `None`: `|S|`, refused for private
+    /// add/remove runs, where `|S|` is private (anchors C7).
+    pub dataset_size_n: Option<f64>,
+    /// w_1 (default 0).
+    pub w1: Option<Vec<f64>>,
+    /// The output rule.
+    pub output: Algorithm1Output,
+}
+
+impl Algorithm1Config {
+    /// The settings of `moments` with η, T, G and the noise; ν = 0, λ = 1 for DP-GD, and
+    /// ν = 1e-8, λ = ∞ otherwise; replace-one (the paper's relation); output `w_R`.
+    pub fn new(
+        moments: Moments,
+        steps_t: u64,
+        step_size_eta: f64,
+        gradient_bound_g: f64,
+        noise: FullBatchNoise,
+    ) -> Self {
+        let (nu, lambda) = match moments {
+            Moments::Gd => (0.0, 1.0),
+            _ => (1e-8, f64::INFINITY),
+        };
+        Algorithm1Config {
+            moments,
+            steps_t,
+            step_size_eta,
+            nu,
+            lambda,
+            gradient_bound_g,
+            noise,
+            neighbouring: Neighbouring::ReplaceOne,
+            dataset_size_n: None,
+            w1: None,
+            output: Algorithm1Output::RandomIterate,
+        }
+    }
+
+    fn validate(&self, p: usize) -> Result<()> {
+        self.moments.validate(self.nu, self.lambda)?;
+        check::count("steps T", self.steps_t)?;
+        check::positive("step size eta", self.step_size_eta)?;
+        let g = self.gradient_bound_g;
+        if g.is_nan() || g <= 0.0 {
+            return Err(Error::invalid("gradient bound G", g, "> 0 (infinite: no clipping, no privacy claim)"));
+        }
+        match self.noise {
+            FullBatchNoise::Std { sigma, report_delta } => {
+                check::non_negative("sigma", sigma)?;
+                if let Some(d) = report_delta {
+                    check::open_unit("delta", d)?;
+                }
+            }
+            FullBatchNoise::Target { .. } if g.is_infinite() => {
+                return Err(Error::invalid("gradient bound G", "none", "finite when a privacy target is given"));
+            }
+            FullBatchNoise::Target { .. } => {}
+        }
+        if let Some(w1) = &self.w1 {
+            crate::optim::check_start(w1, p)?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs Algorithm 1 (see the module doc) with the noise stream and the output index R drawn from
+/// separate streams of `seeds`.
+///
+/// # Errors
+/// `InvalidParameter` for invalid settings or data the model refuses (checked before any
+/// randomness); `Unsupported` for a data-sized normaliser in a private add/remove run.
+#[allow(non_snake_case)]
+pub fn dpagd(
+    data: &Dataset,
+    model: &impl Model,
+    config: &Algorithm1Config,
+    seeds: Seeds,
+    observer: &mut impl Observer,
+) -> Result<Run> {
+    let p = model.num_params();
+    config.validate(p)?;
+    let w1 = config.w1.clone().unwrap_or_else(|| vec![0.0; p]);
+    model.validate(&w1, data)?;
+    let (n, T, G) = (data.n(), config.steps_t, config.gradient_bound_g);
+    // Alg. 1, line 2: sigma. One release is the event of a noise multiplier s = sigma b / G on
+    // the sum of clipped gradients, b the public normaliser n.
+    let private = G.is_finite() && !matches!(config.noise, FullBatchNoise::Std { sigma, .. } if sigma == 0.0);
+    let b = batch_normaliser(&BatchSampler::Full, config.dataset_size_n, n, config.neighbouring, private)?;
+    let (s, privacy) = match config.noise {
+        FullBatchNoise::Std { sigma, report_delta } => {
+            let privacy = Privacy::NoiseMultiplier { sigma: if private { sigma * b / G } else { 0.0 }, report_delta };
+            (noise_multiplier(privacy, &BatchSampler::Full, n, T, config.neighbouring)?, privacy)
+        }
+        FullBatchNoise::Target { epsilon, delta } => {
+            let privacy = Privacy::Target { epsilon, delta };
+            (noise_multiplier(privacy, &BatchSampler::Full, n, T, config.neighbouring)?, privacy)
+        }
+    };
+    let sigma = match config.noise {
+        FullBatchNoise::Std { sigma, .. } => sigma,
+        FullBatchNoise::Target { .. } => s * G / b,
+    };
+    let step_event = per_example_sum_gaussian(if private { s } else { 1.0 }, config.neighbouring)?;
+    let (mut noise, mut output_rng) = (seeds.stream(Stream::Noise), seeds.stream(Stream::Init));
+    // Line 7's R ~ Unif{1..T}, drawn first: it cannot depend on the data or the noise.
+    let R = output_rng.random_range(1..=T);
+    let batch: Vec<usize> = (0..n).collect();
+    let mut events = EventLog::default();
+    let mut state = MomentState::new(p);
+    // Alg. 1, line 1: w_1 (default 0)
+    let mut w = w1;
+    let (mut g_tilde, mut w_next) = (vec![0.0; p], vec![0.0; p]);
+    let mut w_R = w.clone();
+    for t in 1..=T {
+        observer.observe(TraceEvent::Iterate { step: t - 1, x: &w });
+        if t == R {
+            w_R.copy_from_slice(&w);
+        }
+        // Alg. 1, line 4: g_tilde_t = (1/n) sum_z clip_G(grad l(w_t, z)) + N(0, sigma^2 I)
+        model.clipped_gradient_sum(&w, data, &batch, G, &mut g_tilde);
+        noisy_mean(&mut noise, &mut g_tilde, &[sigma * b], b)?;
+        if private {
+            events.push(step_event.clone());
+        }
+        observer.observe(TraceEvent::NoisyGradient { step: t - 1, g_hat: &g_tilde });
+        // Alg. 1, line 5: m_t = phi_t(g_tilde_1..t); v_t = min(psi_t(g_tilde_1..t), lambda)
+        // Alg. 1, line 6: w_{t+1} = w_t - eta m_t / (sqrt(v_t) + nu) (both in `MomentState::step`)
+        state.step(config.moments, config.step_size_eta, config.nu, config.lambda, &w, &g_tilde, &mut w_next);
+        std::mem::swap(&mut w, &mut w_next);
+    }
+    // Alg. 1, line 7: output w_R (or w_{T+1}) and the privacy of the executed events
+    let privacy = report(&events, s, privacy, config.neighbouring, G.is_finite())?;
+    let x = match config.output {
+        Algorithm1Output::RandomIterate => w_R,
+        Algorithm1Output::Last => w.clone(),
+    };
+    Ok(Run { x, x_last: w, steps: T, events, privacy })
+}
