@@ -42,6 +42,46 @@ enum AlgorithmArg {
     Pasan,
     /// PAGAN ([ADFJT] Alg. 2): ellipsoid clipping, noise z*A^{-1/2}w, diagonal AdaGrad steps.
     Pagan,
+    /// DP-GD ([ZCHWB]): --variant minibatch is DP-SGD's privatised gradient with plain steps;
+    /// --variant paper is Algorithm 1 with psi = 1 (full batch, output w_R).
+    DpGd,
+    /// DP-RMSProp ([ZCHWB]): minibatch = PyTorch RMSprop (alpha = --beta2, eps = --nu) on the
+    /// privatised gradient; paper = Algorithm 1 (v = min(psi, lambda), nu outside the root).
+    DpRmsprop,
+    /// DP-Adam ([ZCHWB]): minibatch = PyTorch Adam (bias correction on by default); paper =
+    /// Algorithm 1 without bias correction.
+    DpAdam,
+    /// DP-AdaGrad: PyTorch Adagrad (eps = --nu) on the privatised minibatch gradient (minibatch only).
+    DpAdagrad,
+}
+
+impl AlgorithmArg {
+    fn name(self) -> &'static str {
+        match self {
+            AlgorithmArg::DpSgd => "dp-sgd",
+            AlgorithmArg::Pasan => "pasan",
+            AlgorithmArg::Pagan => "pagan",
+            AlgorithmArg::DpGd => "dp-gd",
+            AlgorithmArg::DpRmsprop => "dp-rmsprop",
+            AlgorithmArg::DpAdam => "dp-adam",
+            AlgorithmArg::DpAdagrad => "dp-adagrad",
+        }
+    }
+
+    /// The [ZCHWB] family (dp-gd, dp-rmsprop, dp-adam) and its minibatch kin dp-adagrad.
+    fn is_dpagd(self) -> bool {
+        matches!(self, AlgorithmArg::DpGd | AlgorithmArg::DpRmsprop | AlgorithmArg::DpAdam | AlgorithmArg::DpAdagrad)
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum VariantArg {
+    /// Poisson-sampled, per-example-clipped minibatch steps with PyTorch-style updates (what
+    /// users train with and what [ZCHWB]'s experiments ran).
+    Minibatch,
+    /// [ZCHWB] Algorithm 1: full-batch gradient plus N(0, sigma^2 I), no bias correction, the
+    /// lambda cap, output w_R (what the theorems analyse). Only with --sampling full.
+    Paper,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -52,6 +92,8 @@ enum OutputArg {
     Average1,
     /// x^T.
     Last,
+    /// w_R with R uniform on {1..T} ([ZCHWB] --variant paper only; its default).
+    Random,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -93,9 +135,9 @@ struct RunArgs {
     /// Batch size b: expected size under Poisson (q = b/n), exact for fixed-size schemes.
     #[arg(long)]
     batch_size: Option<usize>,
-    /// Batch sampling.
-    #[arg(long, value_enum, default_value = "poisson")]
-    sampling: SamplingArg,
+    /// Batch sampling (default: poisson; full for --variant paper, which allows nothing else).
+    #[arg(long, value_enum)]
+    sampling: Option<SamplingArg>,
     /// Steps T (default: one epoch, ceil(n/b)).
     #[arg(long)]
     steps: Option<u64>,
@@ -113,9 +155,36 @@ struct RunArgs {
     /// PASAN/PAGAN: projection onto the ellipsoid.
     #[arg(long, value_enum, default_value = "radial")]
     projection: ProjectionArg,
-    /// Which point is returned.
-    #[arg(long, value_enum, default_value = "average0")]
-    output: OutputArg,
+    /// Which point is returned (default: average0; last for the minibatch [ZCHWB] optimisers,
+    /// random for --variant paper).
+    #[arg(long, value_enum)]
+    output: Option<OutputArg>,
+    /// dp-gd, dp-rmsprop, dp-adam: the minibatch optimiser or the paper's Algorithm 1.
+    #[arg(long, value_enum, default_value = "minibatch")]
+    variant: VariantArg,
+    /// dp-adam: beta1 in [0, 1).
+    #[arg(long, default_value_t = 0.9)]
+    beta1: f64,
+    /// dp-rmsprop, dp-adam: beta2 in (0, 1) (PyTorch's alpha for RMSprop); default 0.99 for
+    /// dp-rmsprop and 0.999 for dp-adam.
+    #[arg(long)]
+    beta2: Option<f64>,
+    /// dp-rmsprop, dp-adam, dp-adagrad: nu, added outside the square root (PyTorch's eps).
+    #[arg(long, default_value_t = 1e-8)]
+    nu: f64,
+    /// --variant paper: the cap lambda on the second moment's value v = min(psi, lambda), a
+    /// positive number or none (no cap).
+    #[arg(long, default_value = "none")]
+    lambda: String,
+    /// --variant minibatch dp-adam: divide the moments by 1 - beta^t (PyTorch: on). The paper's
+    /// Algorithm 1 has no bias correction.
+    #[arg(long)]
+    bias_correction: Option<bool>,
+    /// dp-gd, dp-rmsprop, dp-adam, dp-adagrad: hidden layer widths of a ReLU network with a
+    /// softmax cross-entropy loss (e.g. 128,128); labels are class indices 0..K-1, K = max + 1.
+    /// Requires --loss cross-entropy.
+    #[arg(long, value_delimiter = ',')]
+    hidden: Vec<usize>,
     /// Neighbouring relation of the privacy claim.
     #[arg(long, value_enum, default_value = "add-remove")]
     neighbouring: NeighbouringArg,
@@ -252,7 +321,7 @@ struct CalibrateArgs {
 
 #[derive(Args)]
 struct ReproduceArgs {
-    /// Experiments to run (default: all). Available: privacy, adaptive-noise.
+    /// Experiments to run (default: all). Available: privacy, adaptive-noise, dpagd.
     experiments: Vec<String>,
     /// Shrink every experiment to finish in a few minutes on two cores.
     #[arg(long)]
@@ -418,7 +487,7 @@ fn calibrate(args: &CalibrateArgs) -> Result<()> {
     Ok(())
 }
 
-const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise"];
+const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise", "dpagd"];
 
 fn reproduce(args: &ReproduceArgs) -> Result<()> {
     let selected: Vec<String> = if args.experiments.is_empty() {
@@ -428,7 +497,7 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
     };
     for name in &selected {
         if !EXPERIMENTS.contains(&name.as_str()) {
-            return Err(Error::invalid("experiment", name, "one of: privacy, adaptive-noise"));
+            return Err(Error::invalid("experiment", name, "one of: privacy, adaptive-noise, dpagd"));
         }
     }
     std::fs::create_dir_all(&args.out)
@@ -449,6 +518,16 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
             println!("{}", report.markdown);
             println!(
                 "(written to {}/adaptive_noise.md and adaptive_noise.svg in {:.1} s)\n",
+                args.out.display(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        if name == "dpagd" {
+            let t = std::time::Instant::now();
+            let report = dpref::experiments::dpagd::run(args.quick, args.seed, &args.out)?;
+            println!("{}", report.markdown);
+            println!(
+                "(written to {}/dpagd.md and dpagd.svg in {:.1} s)\n",
                 args.out.display(),
                 t.elapsed().as_secs_f64()
             );
@@ -480,13 +559,166 @@ fn parse_ellipsoid(spec: &str, d: usize) -> Result<Vec<f64>> {
     Err(Error::invalid("--ellipsoid", spec, "identity, power:<p> or file:<path>"))
 }
 
-fn run_algorithm(args: &RunArgs) -> Result<()> {
-    use dpref::optim::{NoTrace, OutputPoint, Privacy};
-    use dpref::sampling::BatchSampler;
+/// The model a `dpref run` trains: a GLM loss, or (the [ZCHWB] family with `--hidden`) an MLP.
+enum RunModel {
+    Glm(dpref::model::Glm),
+    Mlp(dpref::model::Mlp),
+}
+
+fn run_model(args: &RunArgs, data: &dpref::data::Dataset) -> Result<RunModel> {
+    if !args.hidden.is_empty() || args.loss == "cross-entropy" {
+        if !args.algorithm.is_dpagd() {
+            return Err(Error::invalid(
+                "--hidden",
+                args.algorithm.name(),
+                "used with dp-gd, dp-rmsprop, dp-adam or dp-adagrad",
+            ));
+        }
+        if args.loss != "cross-entropy" || args.hidden.is_empty() {
+            return Err(Error::invalid("--loss", &args.loss, "cross-entropy exactly when --hidden is given"));
+        }
+        let max = data.labels().iter().copied().fold(0.0, f64::max);
+        let classes = if max.fract() == 0.0 && max < 1e6 { max as usize + 1 } else { 0 };
+        return Ok(RunModel::Mlp(dpref::model::Mlp::new(data.d(), &args.hidden, classes.max(2))?));
+    }
     let loss = dpref::loss::Loss::parse(&args.loss)?;
     if matches!(loss, dpref::loss::Loss::Linear) {
-        return Err(Error::invalid("--loss", "linear", "absolute, squared, logistic or hinge"));
+        return Err(Error::invalid(
+            "--loss",
+            "linear",
+            "absolute, squared, logistic, hinge (or cross-entropy with --hidden)",
+        ));
     }
+    Ok(RunModel::Glm(dpref::model::Glm::new(loss, data.d())?))
+}
+
+/// The [ZCHWB] optimisers: the minibatch form or Algorithm 1 (`--variant`).
+#[allow(clippy::too_many_arguments)]
+fn run_dpagd(
+    args: &RunArgs,
+    model: &impl dpref::model::Model,
+    data: &dpref::data::Dataset,
+    sampler: dpref::sampling::BatchSampler,
+    batch_size_b: Option<f64>,
+    steps: u64,
+    clip: f64,
+    privacy: dpref::optim::Privacy,
+    neighbouring: Neighbouring,
+    seeds: dpref::rng::Seeds,
+) -> Result<dpref::optim::Run> {
+    use dpref::optim::dpagd::Moments;
+    use dpref::optim::dpagd::algorithm1::{Algorithm1Config, Algorithm1Output, FullBatchNoise, dpagd};
+    use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
+    use dpref::optim::{NoTrace, OutputPoint, Privacy};
+    let lambda = if args.lambda == "none" {
+        f64::INFINITY
+    } else {
+        let l: f64 =
+            args.lambda.parse().map_err(|_| Error::invalid("--lambda", &args.lambda, "a positive number or none"))?;
+        dpref::error::check::positive("--lambda", l)?
+    };
+    let default_beta2 = if args.algorithm == AlgorithmArg::DpAdam { 0.999 } else { 0.99 };
+    let beta2 = args.beta2.unwrap_or(default_beta2);
+    match args.variant {
+        VariantArg::Minibatch => {
+            if args.lambda != "none" {
+                return Err(Error::invalid(
+                    "--lambda",
+                    &args.lambda,
+                    "used with --variant paper (PyTorch's optimisers have no cap)",
+                ));
+            }
+            if args.bias_correction.is_some() && args.algorithm != AlgorithmArg::DpAdam {
+                return Err(Error::invalid("--bias-correction", args.algorithm.name(), "used with dp-adam"));
+            }
+            let update = match args.algorithm {
+                AlgorithmArg::DpGd => Update::Sgd,
+                AlgorithmArg::DpRmsprop => Update::RmsProp { alpha: beta2, eps: args.nu },
+                AlgorithmArg::DpAdagrad => Update::AdaGrad { eps: args.nu },
+                _ => Update::Adam {
+                    beta1: args.beta1,
+                    beta2,
+                    eps: args.nu,
+                    bias_correction: args.bias_correction.unwrap_or(true),
+                },
+            };
+            let mut cfg = MinibatchConfig::new(update, steps, args.learning_rate, clip, 1.0, privacy);
+            cfg.sampler = sampler;
+            cfg.batch_size_b = batch_size_b;
+            cfg.neighbouring = neighbouring;
+            cfg.output = match args.output.unwrap_or(OutputArg::Last) {
+                OutputArg::Average0 => OutputPoint::AverageFromZero,
+                OutputArg::Average1 => OutputPoint::AverageFromOne,
+                OutputArg::Last => OutputPoint::Last,
+                OutputArg::Random => {
+                    return Err(Error::invalid(
+                        "--output",
+                        "random",
+                        "average0, average1 or last with --variant minibatch",
+                    ));
+                }
+            };
+            dp_minibatch(data, model, &cfg, seeds, &mut NoTrace)
+        }
+        VariantArg::Paper => {
+            if args.bias_correction == Some(true) {
+                return Err(Error::invalid(
+                    "--bias-correction",
+                    "true",
+                    "false with --variant paper (Algorithm 1 has none)",
+                ));
+            }
+            let moments = match args.algorithm {
+                AlgorithmArg::DpGd => Moments::Gd,
+                AlgorithmArg::DpRmsprop => Moments::RmsProp { beta2 },
+                AlgorithmArg::DpAdam => Moments::Adam { beta1: args.beta1, beta2 },
+                _ => {
+                    return Err(Error::invalid(
+                        "--variant",
+                        "paper",
+                        "minibatch for dp-adagrad ([ZCHWB] has no AdaGrad)",
+                    ));
+                }
+            };
+            // The paper's sigma is an absolute std on the mean gradient: sigma_abs = s*G/n for
+            // the noise multiplier s of the CLI (std / clip on the sum), n the public size.
+            let noise = match privacy {
+                Privacy::Target { epsilon, delta } => FullBatchNoise::Target { epsilon, delta },
+                Privacy::NoiseMultiplier { sigma, report_delta } => {
+                    let n = batch_size_b.unwrap_or(data.n() as f64);
+                    let std = if clip.is_finite() { sigma * clip / n } else { sigma / n };
+                    FullBatchNoise::Std { sigma: std, report_delta }
+                }
+            };
+            let mut cfg = Algorithm1Config::new(moments, steps, args.learning_rate, clip, noise);
+            if moments != Moments::Gd {
+                cfg.nu = args.nu;
+                cfg.lambda = lambda;
+            } else if args.lambda != "none" {
+                return Err(Error::invalid("--lambda", &args.lambda, "none for dp-gd (psi = 1, lambda = 1)"));
+            }
+            cfg.neighbouring = neighbouring;
+            cfg.dataset_size_n = batch_size_b;
+            cfg.output = match args.output.unwrap_or(OutputArg::Random) {
+                OutputArg::Random => Algorithm1Output::RandomIterate,
+                OutputArg::Last => Algorithm1Output::Last,
+                OutputArg::Average0 | OutputArg::Average1 => {
+                    return Err(Error::invalid(
+                        "--output",
+                        "an average",
+                        "random (w_R, the theorems' output) or last with --variant paper",
+                    ));
+                }
+            };
+            dpagd(data, model, &cfg, seeds, &mut NoTrace)
+        }
+    }
+}
+
+fn run_algorithm(args: &RunArgs) -> Result<()> {
+    use dpref::model::Model;
+    use dpref::optim::{NoTrace, OutputPoint, Privacy};
+    use dpref::sampling::BatchSampler;
     let domain = dpref::geometry::Domain::parse(&args.domain)?;
     let clip = if args.clip == "none" {
         f64::INFINITY
@@ -501,10 +733,31 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
     } else {
         dpref::data::read_csv(&args.data, args.label_column)?
     };
-    loss.check_labels(&data)?;
+    let model = run_model(args, &data)?;
+    if let RunModel::Glm(glm) = &model {
+        glm.loss.check_labels(&data)?;
+    }
     let (n, d) = (data.n(), data.d());
+    if args.algorithm.is_dpagd() {
+        if !matches!(domain, dpref::geometry::Domain::Unconstrained) {
+            return Err(Error::invalid("--domain", &args.domain, "none for the unconstrained [ZCHWB] optimisers"));
+        }
+    } else if args.variant == VariantArg::Paper {
+        return Err(Error::invalid("--variant", "paper", "used with dp-gd, dp-rmsprop or dp-adam"));
+    }
+    let sampling = match (args.variant, args.sampling) {
+        (VariantArg::Paper, None | Some(SamplingArg::Full)) => SamplingArg::Full,
+        (VariantArg::Paper, Some(_)) => {
+            return Err(Error::invalid(
+                "--sampling",
+                "not full",
+                "full with --variant paper (Algorithm 1 is full batch)",
+            ));
+        }
+        (VariantArg::Minibatch, s) => s.unwrap_or(SamplingArg::Poisson),
+    };
     let b = args.batch_size.unwrap_or(n.min(64));
-    let sampler = match args.sampling {
+    let sampler = match sampling {
         SamplingArg::Poisson => BatchSampler::poisson_expected(b, n)?,
         SamplingArg::WithoutReplacement => BatchSampler::WithoutReplacement { batch_size: b },
         SamplingArg::WithReplacement => BatchSampler::WithReplacement { batch_size: b },
@@ -519,7 +772,7 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
     // The batch size is the public normaliser b of every noisy sum (given or defaulted, it does
     // not move when one record is added or removed); full batch without --batch-size reads n from
     // the data, which add/remove runs refuse.
-    let batch_size_b = match args.sampling {
+    let batch_size_b = match sampling {
         SamplingArg::Full if args.batch_size.is_none() => None,
         _ => Some(b as f64),
     };
@@ -536,8 +789,8 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
             Privacy::Target { epsilon: e, delta }
         }
         (Some(e), Some(delta), None, true) => {
-            if args.algorithm == AlgorithmArg::DpSgd {
-                return Err(Error::invalid("--paper-noise", "dp-sgd", "used with pasan or pagan"));
+            if !matches!(args.algorithm, AlgorithmArg::Pasan | AlgorithmArg::Pagan) {
+                return Err(Error::invalid("--paper-noise", args.algorithm.name(), "used with pasan or pagan"));
             }
             let z = dpref::optim::adaptive_noise::paper_noise_multiplier(e, delta)?;
             Privacy::NoiseMultiplier { sigma: z, report_delta: Some(delta) }
@@ -556,55 +809,73 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
         NeighbouringArg::AddRemove => Neighbouring::AddRemove,
         NeighbouringArg::ReplaceOne => Neighbouring::ReplaceOne,
     };
-    let output = match args.output {
-        OutputArg::Average0 => OutputPoint::AverageFromZero,
-        OutputArg::Average1 => OutputPoint::AverageFromOne,
-        OutputArg::Last => OutputPoint::Last,
-    };
     let seeds = dpref::rng::Seeds::new(args.seed);
-    let (name, run) = match args.algorithm {
-        AlgorithmArg::DpSgd => {
-            let mut cfg = dpref::optim::dp_sgd::DpSgdConfig::new(steps, args.learning_rate, clip, 1.0, privacy);
-            cfg.sampler = sampler;
-            cfg.batch_size_b = batch_size_b;
-            cfg.neighbouring = neighbouring;
-            cfg.domain = domain;
-            cfg.output = output;
-            ("dp-sgd", dpref::optim::dp_sgd::dp_sgd(&data, loss, &cfg, seeds, &mut NoTrace)?)
+    let run = if args.algorithm.is_dpagd() {
+        match &model {
+            RunModel::Glm(m) => {
+                run_dpagd(args, m, &data, sampler, batch_size_b, steps, clip, privacy, neighbouring, seeds)?
+            }
+            RunModel::Mlp(m) => {
+                run_dpagd(args, m, &data, sampler, batch_size_b, steps, clip, privacy, neighbouring, seeds)?
+            }
         }
-        AlgorithmArg::Pasan | AlgorithmArg::Pagan => {
-            let mut cfg = dpref::optim::adaptive_noise::AdaptiveNoiseConfig::new(
-                d,
-                steps,
-                args.learning_rate,
-                clip,
-                1.0,
-                privacy,
-            );
-            cfg.ellipsoid_c = parse_ellipsoid(&args.ellipsoid, d)?;
-            cfg.projection = match args.projection {
-                ProjectionArg::Radial => dpref::geometry::EllipsoidProjection::Radial,
-                ProjectionArg::Euclidean => dpref::geometry::EllipsoidProjection::Euclidean,
-            };
-            cfg.sampler = sampler;
-            cfg.batch_size_b = batch_size_b;
-            cfg.neighbouring = neighbouring;
-            cfg.domain = domain;
-            cfg.output = output;
-            if args.algorithm == AlgorithmArg::Pasan {
-                ("pasan", dpref::optim::adaptive_noise::pasan::pasan(&data, loss, &cfg, seeds, &mut NoTrace)?)
-            } else {
-                ("pagan", dpref::optim::adaptive_noise::pagan::pagan(&data, loss, &cfg, seeds, &mut NoTrace)?)
+    } else {
+        let RunModel::Glm(glm) = model else { unreachable!("invariant: run_model refuses --hidden here") };
+        let output = match args.output.unwrap_or(OutputArg::Average0) {
+            OutputArg::Average0 => OutputPoint::AverageFromZero,
+            OutputArg::Average1 => OutputPoint::AverageFromOne,
+            OutputArg::Last => OutputPoint::Last,
+            OutputArg::Random => return Err(Error::invalid("--output", "random", "average0, average1 or last")),
+        };
+        match args.algorithm {
+            AlgorithmArg::DpSgd => {
+                let mut cfg = dpref::optim::dp_sgd::DpSgdConfig::new(steps, args.learning_rate, clip, 1.0, privacy);
+                cfg.sampler = sampler;
+                cfg.batch_size_b = batch_size_b;
+                cfg.neighbouring = neighbouring;
+                cfg.domain = domain;
+                cfg.output = output;
+                dpref::optim::dp_sgd::dp_sgd(&data, glm.loss, &cfg, seeds, &mut NoTrace)?
+            }
+            _ => {
+                let mut cfg = dpref::optim::adaptive_noise::AdaptiveNoiseConfig::new(
+                    d,
+                    steps,
+                    args.learning_rate,
+                    clip,
+                    1.0,
+                    privacy,
+                );
+                cfg.ellipsoid_c = parse_ellipsoid(&args.ellipsoid, d)?;
+                cfg.projection = match args.projection {
+                    ProjectionArg::Radial => dpref::geometry::EllipsoidProjection::Radial,
+                    ProjectionArg::Euclidean => dpref::geometry::EllipsoidProjection::Euclidean,
+                };
+                cfg.sampler = sampler;
+                cfg.batch_size_b = batch_size_b;
+                cfg.neighbouring = neighbouring;
+                cfg.domain = domain;
+                cfg.output = output;
+                if args.algorithm == AlgorithmArg::Pasan {
+                    dpref::optim::adaptive_noise::pasan::pasan(&data, glm.loss, &cfg, seeds, &mut NoTrace)?
+                } else {
+                    dpref::optim::adaptive_noise::pagan::pagan(&data, glm.loss, &cfg, seeds, &mut NoTrace)?
+                }
             }
         }
     };
-    let risk = loss.empirical_risk(&run.x, &data);
+    let evaluation = match &model {
+        RunModel::Glm(m) => m.evaluate(&run.x, &data)?,
+        RunModel::Mlp(m) => m.evaluate(&run.x, &data)?,
+    };
+    let name = args.algorithm.name();
     let scheme = sampler.scheme(n);
+    let p = run.x.len();
     if args.json {
-        let v = json!({
+        let mut v = json!({
             "algorithm": name,
             "x": run.x,
-            "loss": risk,
+            "loss": evaluation.mean_loss,
             "steps": run.steps,
             "privacy": {
                 "epsilon": run.privacy.epsilon,
@@ -615,9 +886,16 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
                 "neighbouring": neighbouring.name(),
             },
         });
+        if args.algorithm.is_dpagd() {
+            v["variant"] = json!(if args.variant == VariantArg::Paper { "paper" } else { "minibatch" });
+            v["accuracy"] = json!(evaluation.accuracy);
+        }
         println!("{v}");
     } else {
-        println!("{name}: {} steps on {n} examples (d = {d}), {} loss {risk}", run.steps, args.loss);
+        println!("{name}: {} steps on {n} examples (d = {d}), {} loss {}", run.steps, args.loss, evaluation.mean_loss);
+        if let Some(acc) = evaluation.accuracy {
+            println!("  training accuracy {acc:.4}");
+        }
         match run.privacy.epsilon {
             Some(e) => println!(
                 "  privacy: ({e}, {})-DP by the RDP accountant; noise multiplier {}, {} sampling (q = {}), {} neighbouring",
@@ -630,7 +908,7 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
             None => println!("  privacy: no claim (noise multiplier {}, clip {})", run.privacy.sigma, args.clip),
         }
         let shown: Vec<String> = run.x.iter().take(8).map(|v| format!("{v:.6}")).collect();
-        println!("  x = [{}{}]", shown.join(", "), if d > 8 { ", ..." } else { "" });
+        println!("  x = [{}{}]", shown.join(", "), if p > 8 { ", ..." } else { "" });
     }
     Ok(())
 }
