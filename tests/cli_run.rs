@@ -130,3 +130,119 @@ fn cli_run_bad_input_exits_2() {
 fn refs_of(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
+
+/// The [ZCHWB] optimisers: both variants keep the JSON contract (plus `variant` and `accuracy`),
+/// reach the target ε from below, are byte-identical per seed, and the paper variant is full batch.
+#[test]
+fn cli_run_dpagd_variants_json_contract_and_determinism() {
+    let dir = TempDir::new("dpagd");
+    let data = dir.file("d.csv", &logistic_csv());
+    for (alg, variant, extra) in [
+        ("dp-gd", "minibatch", vec!["--batch-size", "40"]),
+        ("dp-rmsprop", "minibatch", vec!["--batch-size", "40", "--beta2", "0.9", "--nu", "1e-6"]),
+        ("dp-adam", "minibatch", vec!["--batch-size", "40", "--bias-correction", "false"]),
+        ("dp-adagrad", "minibatch", vec!["--batch-size", "40"]),
+        ("dp-gd", "paper", vec!["--batch-size", "400"]),
+        ("dp-rmsprop", "paper", vec!["--batch-size", "400", "--nu", "0.01", "--lambda", "1"]),
+        ("dp-adam", "paper", vec!["--batch-size", "400", "--nu", "0.01", "--lambda", "1", "--beta1", "0.5"]),
+    ] {
+        let mut args = vec![
+            "run",
+            alg,
+            "--variant",
+            variant,
+            "--data",
+            &data,
+            "--loss",
+            "logistic",
+            "--epsilon",
+            "2",
+            "--delta",
+            "1e-5",
+            "--steps",
+            "40",
+            "--learning-rate",
+            "0.05",
+            "--seed",
+            "7",
+            "--json",
+        ];
+        args.extend(extra);
+        let o = dpref(&args);
+        assert_eq!(o.status.code(), Some(0), "{alg} {variant}: {}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["algorithm"], alg);
+        assert_eq!(v["variant"], variant);
+        assert_eq!(v["steps"], 40);
+        let eps = v["privacy"]["epsilon"].as_f64().unwrap();
+        assert!((1.98..=2.0).contains(&eps), "{alg} {variant}: {eps}");
+        let sampling = if variant == "paper" { "full" } else { "poisson" };
+        assert_eq!(v["privacy"]["sampling"], sampling);
+        assert!(v["accuracy"].as_f64().unwrap() > 0.6, "{alg} {variant}: learned something: {v}");
+        assert_eq!(dpref(&args).stdout, o.stdout, "{alg} {variant}: same seed, same bytes");
+    }
+    // an MLP through --hidden, labels as class indices
+    let o = dpref(&[
+        "run",
+        "dp-adam",
+        "--data",
+        &data,
+        "--loss",
+        "cross-entropy",
+        "--hidden",
+        "4",
+        "--sigma",
+        "1",
+        "--delta",
+        "1e-5",
+        "--batch-size",
+        "40",
+        "--steps",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["x"].as_array().unwrap().len(), 3 * 4 + 4 + 4 * 2 + 2);
+}
+
+/// Bad [ZCHWB] requests exit 2 with one `error:` line: the paper variant with a sampling scheme
+/// other than full, add/remove without a declared n, λ or bias correction where they do not
+/// apply, invalid β's and ν, an MLP without cross-entropy (and the reverse), a constrained domain.
+#[test]
+fn cli_run_dpagd_bad_input_exits_2() {
+    let dir = TempDir::new("dpagd-bad");
+    let data = dir.file("d.csv", &logistic_csv());
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["dp-gd", "--variant", "paper", "--sampling", "poisson", "--batch-size", "400"],
+        vec!["dp-gd", "--variant", "paper"],
+        vec!["dp-gd", "--variant", "paper", "--batch-size", "400", "--lambda", "2"],
+        vec!["dp-adam", "--variant", "paper", "--batch-size", "400", "--bias-correction", "true"],
+        vec!["dp-adam", "--variant", "paper", "--batch-size", "400", "--output", "average0"],
+        vec!["dp-adam", "--lambda", "1"],
+        vec!["dp-adam", "--output", "random"],
+        vec!["dp-rmsprop", "--bias-correction", "true"],
+        vec!["dp-adam", "--beta1", "1"],
+        vec!["dp-adam", "--beta2", "-0.1"],
+        vec!["dp-rmsprop", "--variant", "paper", "--batch-size", "400", "--nu", "0"],
+        vec!["dp-rmsprop", "--variant", "paper", "--batch-size", "400", "--lambda", "nan"],
+        vec!["dp-adagrad", "--variant", "paper", "--batch-size", "400"],
+        vec!["dp-sgd", "--variant", "paper"],
+        vec!["dp-adam", "--hidden", "4"],
+        vec!["dp-sgd", "--hidden", "4", "--loss", "cross-entropy"],
+        vec!["dp-adam", "--domain", "box:1"],
+    ];
+    for extra in cases {
+        let mut args = vec!["run"];
+        args.extend(&extra[..1]);
+        args.extend(["--data", &data, "--epsilon", "1", "--delta", "1e-5", "--steps", "5"]);
+        if !extra.contains(&"--hidden") || extra.contains(&"dp-adam") {
+            args.extend(["--loss", "logistic"]);
+        }
+        args.extend(&extra[1..]);
+        let o = dpref(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{args:?}: {err}");
+    }
+}

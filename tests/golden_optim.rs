@@ -6,12 +6,17 @@
 use dpref::data::{Dataset, absolute_regression};
 use dpref::geometry::{Domain, EllipsoidProjection};
 use dpref::loss::Loss;
+use dpref::model::nonconvex::SeparableNonConvex;
+use dpref::model::{Mlp, Model};
 use dpref::optim::adaptive_noise::biased::{
     StepRule, TemplateConfig, biased_adagrad, biased_sgd, mean_estimate, no_noise,
 };
 use dpref::optim::adaptive_noise::second_moment::{MomentNoise, SecondMomentConfig, private_second_moments};
 use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan, pasan::pasan};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
+use dpref::optim::dpagd::Moments;
+use dpref::optim::dpagd::algorithm1::{Algorithm1Config, FullBatchNoise, dpagd};
+use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
 use dpref::optim::{NoTrace, OutputPoint, Privacy, Run};
 use dpref::rng::{Seeds, Stream};
 use dpref::sampling::BatchSampler;
@@ -115,6 +120,48 @@ fn golden_optim_biased_templates() {
         biased_adagrad(&d, Loss::Absolute, &cfg, 2.0, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise)
             .unwrap();
     snapshot("biased_adagrad", summary(&ada));
+}
+
+/// [ZCHWB] Algorithm 1 (DP-GD, DP-RMSProp, DP-Adam; replace-one, calibrated to (1, 1e-5)) on
+/// the §6.4 non-convex problem, 15 releases each.
+#[test]
+fn golden_optim_dpagd_algorithm1() {
+    let mut rng = Seeds::new(11).stream(Stream::Data);
+    let z: Vec<f64> = (0..60 * 3).map(|_| dpref::noise::standard_normal(&mut rng)).collect();
+    let d = Dataset::new(z, vec![0.0; 60], 3).unwrap();
+    let model = SeparableNonConvex { dim: 3 };
+    let noise = FullBatchNoise::Target { epsilon: 1.0, delta: 1e-5 };
+    for (name, moments, eta) in [
+        ("dpagd_dp_gd", Moments::Gd, 0.125),
+        ("dpagd_dp_rmsprop", Moments::RmsProp { beta2: 0.9 }, 0.01),
+        ("dpagd_dp_adam", Moments::Adam { beta1: 0.5, beta2: 0.9 }, 0.01),
+    ] {
+        let mut cfg = Algorithm1Config::new(moments, 15, eta, model.gradient_bound(), noise);
+        if moments != Moments::Gd {
+            cfg.nu = 0.05;
+            cfg.lambda = 4.0;
+        }
+        cfg.w1 = Some(vec![0.5, -0.5, 1.0]);
+        snapshot(name, summary(&dpagd(&d, &model, &cfg, Seeds::new(12), &mut NoTrace).unwrap()));
+    }
+}
+
+/// The minibatch optimisers (PyTorch-style SGD, RMSprop, AdaGrad, Adam) on a small MLP, Poisson
+/// b = 10, calibrated to (1, 1e-5).
+#[test]
+fn golden_optim_dpagd_minibatch_mlp() {
+    let d = dpref::model::synthetic::gaussian_classes(100, 3, 3, 2.0, &mut Seeds::new(13).stream(Stream::Data))
+        .unwrap()
+        .data;
+    let model = Mlp::new(3, &[4], 3).unwrap();
+    let w0 = model.init(&mut Seeds::new(14).stream(Stream::Init));
+    for update in [Update::Sgd, Update::rmsprop(), Update::adagrad(), Update::adam()] {
+        let mut cfg = MinibatchConfig::new(update, 15, 0.05, 1.0, 0.1, target()).with_batch_size_b(10.0);
+        cfg.w0 = Some(w0.clone());
+        let run = dp_minibatch(&d, &model, &cfg, Seeds::new(15), &mut NoTrace).unwrap();
+        let name = format!("minibatch_mlp_{}", update.name().replace('-', "_"));
+        snapshot(&name, summary(&run));
+    }
 }
 
 #[test]

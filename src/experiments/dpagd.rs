@@ -203,7 +203,17 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
         leads[1],
         leads[2]
     );
+    // The paper's own privacy table, re-accounted (classic conversion: the paper's numbers).
+    let rows: Vec<_> = super::privacy_table::settings()
+        .iter()
+        .filter(|s| s.name.starts_with("ZCHWB"))
+        .map(super::privacy_table::account)
+        .collect::<Result<_>>()?;
     let mut md = format!(
+        "## [ZCHWB] privacy table (q = 128/60000, T = 46875, delta = 1e-5)\n\n{}\n",
+        super::privacy_table::markdown(&rows)
+    );
+    md += &format!(
         "## [ZCHWB] Section 5, shrunk: synthetic 10-class data, MLP {}-{}-10\n\n\
          n = {} train / {} test, separation {separation}, Poisson b = {BATCH} (q = {q:.5}), {} epochs ({steps} steps), \
          clip C = 1, delta = {DELTA}, step size from {{0.1, 0.01, 0.001}} by the lowest median final training loss, \
@@ -222,6 +232,17 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
             c.train_loss,
             c.train_accuracy,
             c.test_accuracy
+        );
+    }
+    let at_edge: Vec<String> = cells
+        .iter()
+        .filter(|c| c.learning_rate == STEP_GRID[0] || c.learning_rate == STEP_GRID[STEP_GRID.len() - 1])
+        .map(|c| format!("{} at epsilon = {} (step size {})", c.method.name(), c.epsilon, c.learning_rate))
+        .collect();
+    if !at_edge.is_empty() {
+        md += &format!(
+            "\nStep sizes chosen at an edge of the paper's grid (the method may be under-tuned there): {}.\n",
+            at_edge.join("; ")
         );
     }
     md += &format!("\n{verdict}\n");

@@ -264,8 +264,12 @@ pub fn markdown(rows: &[Row]) -> String {
     s += "\nAll epsilons are upper bounds from dpref's RDP accountant (Poisson sampling, add/remove, unless stated). \
           The without-replacement column uses fixed-size batches under replace-one neighbouring, where a replaced \
           record moves the clipped sum by 2C (event multiplier sigma/2).\n\n";
+    let mut seen = std::collections::HashSet::new();
     for r in rows {
-        s += &format!("- {}: {} ({})\n", r.setting.name, r.setting.remark, r.setting.source);
+        let line = format!("- {}: {} ({})\n", r.setting.name, r.setting.remark, r.setting.source);
+        if seen.insert(line.clone()) {
+            s += &line;
+        }
     }
     s
 }
