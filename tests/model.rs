@@ -222,3 +222,40 @@ fn model_bad_input_is_an_error() {
     assert!(gaussian_classes(5, 2, 1, 1.0, &mut rng).is_err());
     assert!(gaussian_classes(5, 2, 2, f64::NAN, &mut rng).is_err());
 }
+
+/// Notes §6.2 item 18: with clipping at C, replacing one record moves the pre-noise batch sum by
+/// at most 2C and adding or removing one by at most C, whatever the records: here adversarial
+/// replacements (huge features, every class) on an MLP and a GLM. A clip applied after summing,
+/// or a scale computed from a norm without the bias term, breaks these inequalities.
+#[test]
+fn clipped_sum_sensitivity_is_c_add_remove_and_2c_replace_one() {
+    let base = classes_data(12, 3, 3, 21);
+    let mlp = Mlp::new(3, &[5], 3).unwrap();
+    let w = mlp.init(&mut Seeds::new(22).stream(Stream::Init));
+    let glm = Glm::new(Loss::Squared, 3).unwrap();
+    let wg = [0.5, -1.0, 2.0];
+    let norm = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum::<f64>().sqrt();
+    let all: Vec<usize> = (0..12).collect();
+    for clip in [0.01, 0.5, 3.0] {
+        for (x, y) in [([1e6, -1e6, 3.0], 0.0), ([0.0, 0.0, 0.0], 2.0), ([-50.0, 7.0, 1e-3], 1.0)] {
+            let replaced = base.with_replaced(11, &x, y).unwrap();
+            let added = base.with_added(&x, y).unwrap();
+            let with_new: Vec<usize> = (0..13).collect();
+            let check = |m: &dyn Model, w: &[f64]| {
+                let p = m.num_params();
+                let (mut s, mut s_rep, mut s_add) = (vec![0.0; p], vec![0.0; p], vec![0.0; p]);
+                m.clipped_gradient_sum(w, &base, &all, clip, &mut s);
+                m.clipped_gradient_sum(w, &replaced, &all, clip, &mut s_rep);
+                m.clipped_gradient_sum(w, &added, &with_new, clip, &mut s_add);
+                assert!(
+                    norm(&s, &s_rep) <= 2.0 * clip * (1.0 + 1e-12),
+                    "replace-one moved the sum by {}",
+                    norm(&s, &s_rep)
+                );
+                assert!(norm(&s, &s_add) <= clip * (1.0 + 1e-12), "add/remove moved the sum by {}", norm(&s, &s_add));
+            };
+            check(&mlp, &w);
+            check(&glm, &wg);
+        }
+    }
+}
