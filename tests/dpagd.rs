@@ -131,10 +131,10 @@ fn prop_dpagd_lambda_caps_the_value_not_the_state() {
     for (k, g) in [[10.0, 0.1], [0.0, 0.0], [0.0, 3.0], [0.0, 0.0], [0.0, 0.0]].iter().enumerate() {
         st.step(Moments::RmsProp { beta2 }, 0.1, 0.01, lambda, &w, g, &mut w_next);
         std::mem::swap(&mut w, &mut w_next);
-        for i in 0..2 {
-            assert!(st.v[i] >= 0.0 && st.v[i] <= lambda, "step {k}");
-            assert_eq!(st.v[i], st.psi[i].min(lambda));
-            assert!(st.v[i] >= beta2 * v_prev[i], "step {k}: v_t >= beta2 v_(t-1)");
+        for ((v, psi), v_prev) in st.v.iter().zip(&st.psi).zip(&v_prev) {
+            assert!((0.0..=lambda).contains(v), "step {k}");
+            assert_eq!(*v, psi.min(lambda));
+            assert!(*v >= beta2 * v_prev, "step {k}: v_t >= beta2 v_(t-1)");
         }
         v_prev = st.v.clone();
     }
@@ -537,6 +537,6 @@ fn prop_minibatch_events_and_normaliser() {
     ));
     let r = dp_minibatch(&data, &model, &cfg.clone().with_batch_size_b(10.0), Seeds::new(0), &mut NoTrace).unwrap();
     let eps = r.privacy.epsilon.unwrap();
-    assert!(eps <= 1.0 && eps >= 0.99, "{eps}");
+    assert!((0.99..=1.0).contains(&eps), "{eps}");
     assert_eq!(r.events.len(), 50);
 }

@@ -6,8 +6,8 @@
 use dpref::data::{Dataset, absolute_regression};
 use dpref::geometry::{Domain, EllipsoidProjection};
 use dpref::loss::Loss;
+use dpref::model::Mlp;
 use dpref::model::nonconvex::SeparableNonConvex;
-use dpref::model::{Mlp, Model};
 use dpref::optim::adaptive_noise::biased::{
     StepRule, TemplateConfig, biased_adagrad, biased_sgd, mean_estimate, no_noise,
 };

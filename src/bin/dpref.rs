@@ -31,7 +31,7 @@ enum Command {
     #[command(subcommand)]
     Audit(AuditCommand),
     /// Train with one algorithm on a dataset and report the output point and its privacy.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]

@@ -3,3 +3,4 @@
 //! and tests measure the algorithms against them.
 
 pub mod adaptive_noise;
+pub mod dpagd;

@@ -65,6 +65,15 @@ impl Observer for EpochRecorder<'_> {
     }
 }
 
+/// What one seeded run measured.
+struct Outcome {
+    train_loss: f64,
+    train_accuracy: f64,
+    test_accuracy: f64,
+    sigma: f64,
+    curve: Vec<(f64, f64)>,
+}
+
 /// One cell of the table.
 #[derive(Debug, Clone)]
 pub struct Cell {
@@ -123,29 +132,34 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
     let steps_per_epoch = size.n_train.div_ceil(BATCH) as u64;
     let steps = steps_per_epoch * size.epochs as u64;
     let decay_every = ((steps as f64) * 0.3).ceil().max(1.0) as u64;
-    let run_one =
-        |m: Update, eps: f64, lr: f64, r: u64, curve: bool| -> Result<(f64, f64, f64, f64, Vec<(f64, f64)>)> {
-            let s = seeds.child(r);
-            let w0 = model.init(&mut s.stream(Stream::Init));
-            let mut cfg = MinibatchConfig::new(m, steps, lr, 1.0, q, Privacy::Target { epsilon: eps, delta: DELTA })
-                .with_batch_size_b(BATCH as f64);
-            cfg.step_decay = Some((decay_every, 0.1));
-            cfg.w0 = Some(w0);
-            let mut rec = EpochRecorder {
-                model: &model,
-                test: &test,
-                steps_per_epoch: if curve { steps_per_epoch } else { u64::MAX },
-                curve: Vec::new(),
-            };
-            let run = dp_minibatch(&train, &model, &cfg, s, &mut rec)?;
-            let tr = model.evaluate(&run.x, &train)?;
-            let te = model.evaluate(&run.x, &test)?;
-            let test_acc = te.accuracy.unwrap_or(f64::NAN);
-            if curve {
-                rec.curve.push((size.epochs as f64, test_acc));
-            }
-            Ok((tr.mean_loss, tr.accuracy.unwrap_or(f64::NAN), test_acc, run.privacy.sigma, rec.curve))
+    let run_one = |m: Update, eps: f64, lr: f64, r: u64, curve: bool| -> Result<Outcome> {
+        let s = seeds.child(r);
+        let w0 = model.init(&mut s.stream(Stream::Init));
+        let mut cfg = MinibatchConfig::new(m, steps, lr, 1.0, q, Privacy::Target { epsilon: eps, delta: DELTA })
+            .with_batch_size_b(BATCH as f64);
+        cfg.step_decay = Some((decay_every, 0.1));
+        cfg.w0 = Some(w0);
+        let mut rec = EpochRecorder {
+            model: &model,
+            test: &test,
+            steps_per_epoch: if curve { steps_per_epoch } else { u64::MAX },
+            curve: Vec::new(),
         };
+        let run = dp_minibatch(&train, &model, &cfg, s, &mut rec)?;
+        let tr = model.evaluate(&run.x, &train)?;
+        let te = model.evaluate(&run.x, &test)?;
+        let test_acc = te.accuracy.unwrap_or(f64::NAN);
+        if curve {
+            rec.curve.push((size.epochs as f64, test_acc));
+        }
+        Ok(Outcome {
+            train_loss: tr.mean_loss,
+            train_accuracy: tr.accuracy.unwrap_or(f64::NAN),
+            test_accuracy: test_acc,
+            sigma: run.privacy.sigma,
+            curve: rec.curve,
+        })
+    };
     let mut cells = Vec::new();
     for &eps in &EPSILONS {
         for m in METHODS {
@@ -154,7 +168,7 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
                 .par_iter()
                 .map(|&lr| -> Result<(f64, f64)> {
                     let mut l: Vec<f64> = (0..size.seeds)
-                        .map(|r| run_one(m, eps, lr, 1000 + r as u64, false).map(|x| x.0))
+                        .map(|r| run_one(m, eps, lr, 1000 + r as u64, false).map(|x| x.train_loss))
                         .collect::<Result<_>>()?;
                     Ok((median(&mut l), lr))
                 })
@@ -164,25 +178,25 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
                 .into_par_iter()
                 .map(|r| run_one(m, eps, lr, 2000 + r as u64, true))
                 .collect::<Result<_>>()?;
-            let col = |f: &dyn Fn(&(f64, f64, f64, f64, Vec<(f64, f64)>)) -> f64| {
+            let col = |f: &dyn Fn(&Outcome) -> f64| {
                 let mut v: Vec<f64> = results.iter().map(f).collect();
                 median(&mut v)
             };
-            let npts = results[0].4.len();
+            let npts = results[0].curve.len();
             let curve = (0..npts)
                 .map(|i| {
-                    let mut v: Vec<f64> = results.iter().map(|r| r.4[i].1).collect();
-                    (results[0].4[i].0, median(&mut v))
+                    let mut v: Vec<f64> = results.iter().map(|r| r.curve[i].1).collect();
+                    (results[0].curve[i].0, median(&mut v))
                 })
                 .collect();
             cells.push(Cell {
                 method: m,
                 epsilon: eps,
-                sigma: results[0].3,
+                sigma: results[0].sigma,
                 learning_rate: lr,
-                train_loss: col(&|r| r.0),
-                train_accuracy: col(&|r| r.1),
-                test_accuracy: col(&|r| r.2),
+                train_loss: col(&|r| r.train_loss),
+                train_accuracy: col(&|r| r.train_accuracy),
+                test_accuracy: col(&|r| r.test_accuracy),
                 curve,
             });
         }

@@ -98,6 +98,7 @@ impl MomentState {
 
     /// Algorithm 1 lines 5–6 for one released `g̃_t`: updates `m_t, ψ_t, v_t` and writes
     /// `w_{t+1} = w_t − η m_t ⊘ (√v_t + ν)` into `w_next`.
+    #[allow(clippy::too_many_arguments)]
     pub fn step(
         &mut self,
         moments: Moments,
