@@ -35,6 +35,10 @@ use crate::sampling::BatchSampler;
 use rand::RngExt;
 use serde::Serialize;
 
+/// The tag of the stream R is drawn from: its own, so that R is independent of the noise and of
+/// anything a caller draws from the usual streams of the same seeds (e.g. `w_1` from `Init`).
+pub const OUTPUT_INDEX_STREAM_TAG: u64 = 0x5a43_4857_4252; // "ZCHWBR"
+
 /// The noise of line 4.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub enum FullBatchNoise {
@@ -188,7 +192,8 @@ pub fn dpagd(
         FullBatchNoise::Target { .. } => s * G / b,
     };
     let step_event = per_example_sum_gaussian(if private { s } else { 1.0 }, config.neighbouring)?;
-    let (mut noise, mut output_rng) = (seeds.stream(Stream::Noise), seeds.stream(Stream::Init));
+    let (mut noise, mut output_rng) =
+        (seeds.stream(Stream::Noise), seeds.stream(Stream::Other(OUTPUT_INDEX_STREAM_TAG)));
     // Line 7's R ~ Unif{1..T}, drawn first: it cannot depend on the data or the noise.
     let R = output_rng.random_range(1..=T);
     let batch: Vec<usize> = (0..n).collect();
