@@ -130,3 +130,38 @@ fn stat_dpagd_lemma3_and_theorem2_deviation_frequencies() {
     assert!(lemma3_x5 >= limit(rate_lemma3), "noise x5 not caught by Lemma 3: {lemma3_x5}");
     assert!(thm2_x5 >= limit(rate_thm2), "noise x5 not caught by Theorem 2: {thm2_x5}");
 }
+
+/// Item 22, Theorem 12 (notes §4.8): for `ℓ(w, z) = ½‖w − z‖²` with `z ∈ {0,1}^p` of coordinate
+/// means `μ_j ∈ [1/3, 2/3]`, `ĝ(w) − g(w) = μ − z̄` for every w, and with probability ≥ 1/2
+/// `‖μ − z̄‖ > c·√(p/n)` with `c = uniform_convergence_lower_bound(p, n, √(2/9))/√(p/n) = 0.0527`.
+/// 400 datasets (p = 40, n = 200): the count of datasets beyond the bound must be at least the
+/// level-1e-7 binomial limit at rate 1/2 (a count below it has probability ≤ 1e-7 if the theorem
+/// holds). In truth `E‖μ − z̄‖² = Σ μ_j(1 − μ_j)/n ≈ 0.22·p/n`, so nearly all 400 exceed it.
+/// Twin: the same deviations shrunk ×0.1 (the sampling error of a 100× larger n, i.e. a generator
+/// that under-disperses) fall below the bound on almost every dataset and are rejected.
+#[test]
+fn stat_dpagd_theorem12_uniform_convergence_gap() {
+    let (p, n, trials) = (40usize, 200usize, 400u64);
+    let mut rng = Seeds::new(12).stream(Stream::Data);
+    let mu: Vec<f64> = (0..p).map(|_| 1.0 / 3.0 + rng.random::<f64>() / 3.0).collect();
+    let bound =
+        dpref::bounds::dpagd::uniform_convergence_lower_bound(p as u64, n as u64, (2.0f64 / 9.0).sqrt()).unwrap();
+    assert!((bound / (p as f64 / n as f64).sqrt() - 0.0527).abs() < 5e-5, "the notes' constant 0.0527");
+    let gaps: Vec<f64> = (0..trials)
+        .map(|_| {
+            let mut sq = 0.0;
+            for &m in &mu {
+                let ones = (0..n).filter(|_| rng.random::<f64>() < m).count();
+                sq += (ones as f64 / n as f64 - m).powi(2);
+            }
+            sq.sqrt()
+        })
+        .collect();
+    // the smallest count c with P(Bin(trials, 1/2) < c) ≤ 1e-7
+    let limit =
+        (0..=trials).rev().find(|&c| c == 0 || common::stat::binomial_lower_tail(trials, 0.5, c - 1) <= 1e-7).unwrap();
+    let beyond = gaps.iter().filter(|&&g| g > bound).count() as u64;
+    assert!(beyond >= limit, "{beyond} of {trials} datasets beyond {bound} (limit {limit})");
+    let shrunk = gaps.iter().filter(|&&g| 0.1 * g > bound).count() as u64;
+    assert!(shrunk < limit, "an under-dispersed generator was not caught: {shrunk}");
+}
