@@ -246,26 +246,111 @@ struct Point {
     kq: u64,
 }
 
+/// Which Q-counts a frontier pass keeps, and how it groups them into cells.
+#[derive(Debug, Clone, Copy)]
+enum Cells {
+    /// All Q-counts, grouped by [`grid_cell`] (the first pass).
+    Grid,
+    /// Only the Q-counts in `lo..=hi`, each its own cell (the refinement pass).
+    Range { lo: u64, hi: u64 },
+}
+
+/// [`grid_cell`] for nondecreasing queries without a logarithm per query: remembers the last
+/// cell and the first count past it (found by exponential then binary search on `grid_cell`
+/// itself, which is nondecreasing in k), so each cell costs O(log width) evaluations.
+struct GridCursor {
+    from: u64,
+    until: u64,
+    cell: u64,
+}
+
+impl GridCursor {
+    fn new() -> Self {
+        GridCursor { from: 1, until: 0, cell: 0 }
+    }
+
+    fn cell(&mut self, k: u64) -> u64 {
+        if k >= self.from && k < self.until {
+            return self.cell;
+        }
+        let c = grid_cell(k);
+        let (mut lo, mut step) = (k, 1u64);
+        while grid_cell(k.saturating_add(step)) == c && step < u64::MAX / 4 {
+            lo = k + step;
+            step *= 2;
+        }
+        // grid_cell(lo) == c < grid_cell(hi): the first change lies in (lo, hi]
+        let mut hi = k.saturating_add(step);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if grid_cell(mid) == c { lo = mid } else { hi = mid }
+        }
+        *self = GridCursor { from: k, until: hi, cell: c };
+        c
+    }
+}
+
 /// The attack's frontier: for each Q-count `kq`, the threshold maximising the P-count. Sweeps
 /// thresholds over the distinct sample values (descending for `AtLeast`, ascending for `Below`,
-/// where the region at t excludes t itself). `cell` groups Q-counts; of each group only the last
-/// frontier point (largest kq and kp) is kept, and groups for which `cell` returns `None` are
-/// skipped.
-fn frontier(p: &[f64], q: &[f64], region: Region, cell: impl Fn(u64) -> Option<u64>) -> Vec<Point> {
+/// where the region at t excludes t itself). `cells` groups Q-counts; of each group only the last
+/// frontier point (largest kq and kp) is kept. Counts only grow along the sweep, so a
+/// [`Cells::Range`] pass starts at the first value whose point can reach `lo` (found by binary
+/// search; every point before it has `kq < lo`) and stops after `hi`: the same points as a full
+/// sweep that skipped the counts outside the range.
+fn frontier(p: &[f64], q: &[f64], region: Region, cells: Cells) -> Vec<Point> {
+    match region {
+        Region::Below => frontier_sweep::<true>(p, q, cells),
+        Region::AtLeast => frontier_sweep::<false>(p, q, cells),
+    }
+}
+
+/// [`frontier`] with the sweep direction a constant (`ASC` for `Below`), so that the hot loop
+/// carries no direction branch.
+fn frontier_sweep<const ASC: bool>(p: &[f64], q: &[f64], cells: Cells) -> Vec<Point> {
     let mut out: Vec<Point> = Vec::new();
     let (np, nq) = (p.len(), q.len());
-    let (mut ip, mut iq) = (0usize, 0usize); // samples consumed from the sweep's start
-    let asc = region == Region::Below;
-    let at = |s: &[f64], i: usize| if asc { s[i] } else { s[s.len() - 1 - i] };
+    let asc = ASC;
+    // Samples consumed from the sweep's start. A Range pass skips every value v whose point has
+    // kq < lo: for `AtLeast` (kq = #{q ≥ v}) the values above w = the lo-th largest q; for
+    // `Below` (kq = #{q < v}) the values up to w = the lo-th smallest q.
+    let (mut ip, mut iq) = match cells {
+        Cells::Range { lo, .. } if lo as usize > nq => return out,
+        Cells::Range { lo, .. } if lo >= 1 => {
+            let lo = lo as usize;
+            if asc {
+                let w = q[lo - 1];
+                (p.partition_point(|&x| x <= w), q.partition_point(|&x| x <= w))
+            } else {
+                let w = q[nq - lo];
+                (np - p.partition_point(|&x| x <= w), nq - q.partition_point(|&x| x <= w))
+            }
+        }
+        _ => (0, 0),
+    };
+    let at = |s: &[f64], i: usize| if ASC { s[i] } else { s[s.len() - 1 - i] };
+    let mut grid = GridCursor::new();
     let mut pending: Option<(u64, Point)> = None; // (cell, last point seen in it)
-    let push = |pt: Point, out: &mut Vec<Point>, pending: &mut Option<(u64, Point)>| {
-        let Some(c) = cell(pt.kq) else { return };
-        if let Some((pc, pp)) = *pending
+    // Records a point; false once the Q-count is past a Range's end (the sweep can stop).
+    let mut push = |pt: Point, out: &mut Vec<Point>| -> bool {
+        let c = match cells {
+            Cells::Grid => grid.cell(pt.kq),
+            Cells::Range { lo, hi } => {
+                if pt.kq > hi {
+                    return false;
+                }
+                if pt.kq < lo {
+                    return true;
+                }
+                pt.kq
+            }
+        };
+        if let Some((pc, pp)) = pending
             && pc != c
         {
             out.push(pp);
         }
-        *pending = Some((c, pt));
+        pending = Some((c, pt));
+        true
     };
     loop {
         let vp = (ip < np).then(|| at(p, ip));
@@ -289,15 +374,19 @@ fn frontier(p: &[f64], q: &[f64], region: Region, cell: impl Fn(u64) -> Option<u
         while iq + dq < nq && at(q, iq + dq) == v {
             dq += 1;
         }
-        if asc {
+        let more = if asc {
             // region {s < v}: counts before adding the group
-            push(Point { t: v, kp: ip as u64, kq: iq as u64 }, &mut out, &mut pending);
+            let more = push(Point { t: v, kp: ip as u64, kq: iq as u64 }, &mut out);
             ip += dp;
             iq += dq;
+            more
         } else {
             ip += dp;
             iq += dq;
-            push(Point { t: v, kp: ip as u64, kq: iq as u64 }, &mut out, &mut pending);
+            push(Point { t: v, kp: ip as u64, kq: iq as u64 }, &mut out)
+        };
+        if !more {
+            break;
         }
     }
     if let Some((_, pp)) = pending {
@@ -307,8 +396,8 @@ fn frontier(p: &[f64], q: &[f64], region: Region, cell: impl Fn(u64) -> Option<u
 }
 
 /// Grid cells of Q-counts for the first pass: every count up to 200, then cells 0.5 % wide.
-fn grid_cell(k: u64) -> Option<u64> {
-    if k <= 200 { Some(k) } else { Some(200 + ((k as f64 / 200.0).ln() / 1.005f64.ln()) as u64 + 1) }
+fn grid_cell(k: u64) -> u64 {
+    if k <= 200 { k } else { 200 + ((k as f64 / 200.0).ln() / 1.005f64.ln()) as u64 + 1 }
 }
 
 /// A certified bound found at one threshold: ε, the threshold, P̲ and Q̄.
@@ -363,12 +452,12 @@ fn search_attack(
         }
         Ok(())
     };
-    evaluate(frontier(p, q, region, grid_cell), &mut best)?;
+    evaluate(frontier(p, q, region, Cells::Grid), &mut best)?;
     // Refine: every frontier point within ±1 % of the best point's Q-count.
     if let Some(f) = best {
         let kq = count_in(q, region, f.t);
         let (lo, hi) = ((kq as f64 / 1.0101) as u64, (kq as f64 * 1.0101).ceil() as u64 + 1);
-        evaluate(frontier(p, q, region, |k| (k >= lo && k <= hi).then_some(k)), &mut best)?;
+        evaluate(frontier(p, q, region, Cells::Range { lo, hi }), &mut best)?;
     }
     Ok(best)
 }
@@ -425,7 +514,8 @@ pub fn epsilon_lower_bound(a: &[f64], b: &[f64], settings: &AuditSettings) -> Re
     settings.validate()?;
     let beta = 1.0 - settings.confidence;
     let delta = settings.delta;
-    let (sa, sb) = (sorted_finite("samples of A", a)?, sorted_finite("samples of B", b)?);
+    let (sa, sb) = rayon::join(|| sorted_finite("samples of A", a), || sorted_finite("samples of B", b));
+    let (sa, sb) = (sa?, sb?);
     let best = match settings.strategy {
         ThresholdStrategy::Bonferroni => bonferroni(&sa, &sb, beta, delta)?,
         ThresholdStrategy::Fixed { threshold } => {
@@ -478,4 +568,87 @@ pub fn epsilon_lower_bound(a: &[f64], b: &[f64], settings: &AuditSettings) -> Re
         }
     };
     Ok(result(best, settings, a.len(), b.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::RngExt;
+
+    /// The full sweep of the original definition: every distinct value, counts by brute force,
+    /// each Q-count filtered by `keep`, the last point of each kept Q-count retained.
+    fn brute_frontier(p: &[f64], q: &[f64], region: Region, keep: impl Fn(u64) -> Option<u64>) -> Vec<Point> {
+        let mut values: Vec<f64> = p.iter().chain(q).copied().collect();
+        values.sort_by(f64::total_cmp);
+        values.dedup();
+        if region == Region::AtLeast {
+            values.reverse();
+        }
+        let mut out: Vec<Point> = Vec::new();
+        let mut pending: Option<(u64, Point)> = None;
+        for v in values {
+            let pt = Point { t: v, kp: count_in(p, region, v), kq: count_in(q, region, v) };
+            let Some(c) = keep(pt.kq) else { continue };
+            if let Some((pc, pp)) = pending
+                && pc != c
+            {
+                out.push(pp);
+            }
+            pending = Some((c, pt));
+        }
+        out.extend(pending.map(|x| x.1));
+        out
+    }
+
+    fn key(points: &[Point]) -> Vec<(u64, u64, u64)> {
+        points.iter().map(|pt| (pt.t.to_bits(), pt.kp, pt.kq)).collect()
+    }
+
+    /// The cursor returns `grid_cell(k)` for every nondecreasing query sequence, across the
+    /// identity part (k ≤ 200), the logarithmic part and large jumps.
+    #[test]
+    fn grid_cursor_equals_grid_cell() {
+        let mut cursor = GridCursor::new();
+        let mut k = 0u64;
+        let mut rng = crate::rng::Seeds::new(1).stream(crate::rng::Stream::Other(1));
+        while k < 50_000_000 {
+            assert_eq!(cursor.cell(k), grid_cell(k), "k = {k}");
+            k += if rng.random::<f64>() < 0.5 { rng.random_range(0..3) } else { rng.random_range(0..(k / 50 + 2)) };
+        }
+    }
+
+    /// Differential test of the sweep: on data with many ties (integers) and without, both regions,
+    /// the grid pass equals the brute-force definition, and every range pass (including ranges
+    /// starting at 0, past the end, and single counts) equals the full sweep restricted to it.
+    #[test]
+    fn frontier_equals_the_brute_force_sweep() {
+        let mut rng = crate::rng::Seeds::new(2).stream(crate::rng::Stream::Other(2));
+        for (n, ties) in [(50usize, true), (400, false), (3000, true), (3000, false)] {
+            let draw = |rng: &mut crate::rng::DpRng, shift: f64| -> Vec<f64> {
+                let mut v: Vec<f64> = (0..n)
+                    .map(|_| {
+                        let x = crate::noise::standard_normal(rng) + shift;
+                        // `+ 0.0` turns −0.0 into 0.0: the sweep groups equal values by `==`, the
+                        // brute force by `dedup`, and the two may keep different signs of zero
+                        if ties { (x * 4.0).round() + 0.0 } else { x }
+                    })
+                    .collect();
+                v.sort_by(f64::total_cmp);
+                v
+            };
+            let (p, q) = (draw(&mut rng, 0.5), draw(&mut rng, 0.0));
+            for region in [Region::AtLeast, Region::Below] {
+                let grid = frontier(&p, &q, region, Cells::Grid);
+                assert_eq!(key(&grid), key(&brute_frontier(&p, &q, region, |k| Some(grid_cell(k)))));
+                let nq = n as u64;
+                for (lo, hi) in
+                    [(0, 10), (1, 1), (5, 60), (nq / 3, nq / 2), (nq - 3, nq + 5), (nq + 1, nq + 9), (0, nq)]
+                {
+                    let got = frontier(&p, &q, region, Cells::Range { lo, hi });
+                    let want = brute_frontier(&p, &q, region, |k| (k >= lo && k <= hi).then_some(k));
+                    assert_eq!(key(&got), key(&want), "n {n}, ties {ties}, {region:?}, [{lo}, {hi}]");
+                }
+            }
+        }
+    }
 }
