@@ -2,6 +2,8 @@
 //! (strict: NaN, ragged rows, empty files and malformed entries are errors naming the line), and
 //! the papers' synthetic generators.
 
+pub mod sparse;
+
 use crate::error::{Error, Result};
 use crate::rng::DpRng;
 use std::path::Path;

@@ -16,9 +16,11 @@
 
 pub mod mlp;
 pub mod nonconvex;
+pub mod sparse_glm;
 pub mod synthetic;
 
 pub use mlp::Mlp;
+pub use sparse_glm::SparseGlm;
 
 use crate::data::Dataset;
 use crate::error::{Result, check};
@@ -69,6 +71,90 @@ pub trait Model: Sync + Send {
         self.validate(w, data)?;
         let total: f64 = (0..data.n()).map(|i| self.loss(w, data, i)).sum();
         Ok(Evaluation { mean_loss: total / data.n() as f64, accuracy: None })
+    }
+}
+
+/// A model bound to its (private) dataset, as the DP optimisers query it: the one data access
+/// of a step is [`GradientOracle::preconditioned_clipped_sum`],
+/// `Σ_{i∈B} clip_C(∇ℓ(w, zᵢ) ⊘ D)` with an optional diagonal preconditioner D (DP²'s
+/// "precondition, then clip"; D = 1 otherwise). Implemented for a [`Model`] on a dense
+/// [`Dataset`] ([`OnData`]) and for sparse GLMs ([`SparseGlm`], cost O(nnz of the batch)).
+pub trait GradientOracle: Sync {
+    /// p, the number of parameters.
+    fn num_params(&self) -> usize;
+    /// n, the number of records.
+    fn num_records(&self) -> usize;
+    /// Checks a parameter vector and that the data suit the model.
+    ///
+    /// # Errors
+    /// `InvalidParameter` or `NonFinite` naming the problem.
+    fn validate(&self, w: &[f64]) -> Result<()>;
+    /// `out ← Σ_{i∈batch} clip_C(∇ℓ(w, zᵢ) ⊘ D)`, D = `precondition` (`None`: D = 1), C = ∞ adds
+    /// the preconditioned gradients unclipped.
+    fn preconditioned_clipped_sum(
+        &self,
+        w: &[f64],
+        batch: &[usize],
+        precondition: Option<&[f64]>,
+        clip: f64,
+        out: &mut [f64],
+    );
+    /// Mean loss (and accuracy for classifiers) of `w` on the bound data.
+    ///
+    /// # Errors
+    /// As [`GradientOracle::validate`].
+    fn evaluate(&self, w: &[f64]) -> Result<Evaluation>;
+}
+
+/// A [`Model`] bound to a dense [`Dataset`].
+#[derive(Debug, Clone, Copy)]
+pub struct OnData<'a, M: Model> {
+    /// The model.
+    pub model: &'a M,
+    /// Its data.
+    pub data: &'a Dataset,
+}
+
+impl<M: Model> GradientOracle for OnData<'_, M> {
+    fn num_params(&self) -> usize {
+        self.model.num_params()
+    }
+
+    fn num_records(&self) -> usize {
+        self.data.n()
+    }
+
+    fn validate(&self, w: &[f64]) -> Result<()> {
+        self.model.validate(w, self.data)
+    }
+
+    /// Without a preconditioner this is [`Model::clipped_gradient_sum`] (the MLP's factored
+    /// version); with one, each gradient is materialised, divided by D, clipped and added.
+    fn preconditioned_clipped_sum(
+        &self,
+        w: &[f64],
+        batch: &[usize],
+        precondition: Option<&[f64]>,
+        clip: f64,
+        out: &mut [f64],
+    ) {
+        let Some(d) = precondition else {
+            return self.model.clipped_gradient_sum(w, self.data, batch, clip, out);
+        };
+        out.iter_mut().for_each(|v| *v = 0.0);
+        let mut g = vec![0.0; self.model.num_params()];
+        for &i in batch {
+            self.model.gradient(w, self.data, i, &mut g);
+            for (gj, dj) in g.iter_mut().zip(d) {
+                *gj /= dj;
+            }
+            crate::geometry::clip_l2(&mut g, clip);
+            crate::linalg::axpy(1.0, &g, out);
+        }
+    }
+
+    fn evaluate(&self, w: &[f64]) -> Result<Evaluation> {
+        self.model.evaluate(w, self.data)
     }
 }
 

@@ -7,6 +7,7 @@
 //! [`OutputPoint`] (which average is returned), [`EventLog`] (the executed events).
 
 pub mod adaptive_noise;
+pub mod dp2;
 pub mod dp_sgd;
 pub mod dpagd;
 pub mod fast;
@@ -98,6 +99,14 @@ pub enum TraceEvent<'a> {
         /// ĝ^k.
         g_hat: &'a [f64],
     },
+    /// The diagonal preconditioner D^k an adaptive step k applies (DP²): a function of earlier
+    /// releases only.
+    Preconditioner {
+        /// k.
+        step: u64,
+        /// D^k.
+        d: &'a [f64],
+    },
 }
 
 /// Receives [`TraceEvent`]s during a run.
@@ -121,6 +130,8 @@ pub struct Trace {
     pub iterates: Vec<Vec<f64>>,
     /// ĝ^0, …, ĝ^{T−1}.
     pub noisy_gradients: Vec<Vec<f64>>,
+    /// (k, D^k) for each step that applied a preconditioner.
+    pub preconditioners: Vec<(u64, Vec<f64>)>,
 }
 
 impl Observer for Trace {
@@ -128,6 +139,7 @@ impl Observer for Trace {
         match event {
             TraceEvent::Iterate { x, .. } => self.iterates.push(x.to_vec()),
             TraceEvent::NoisyGradient { g_hat, .. } => self.noisy_gradients.push(g_hat.to_vec()),
+            TraceEvent::Preconditioner { step, d } => self.preconditioners.push((step, d.to_vec())),
         }
     }
 }

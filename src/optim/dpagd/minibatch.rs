@@ -23,7 +23,7 @@
 use crate::accounting::{Neighbouring, per_example_sum_gaussian};
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
-use crate::model::Model;
+use crate::model::{GradientOracle, Model, OnData};
 use crate::optim::{
     EventLog, Observer, OutputPoint, Privacy, Run, TraceEvent, batch_normaliser, check_start, noise_multiplier,
     noisy_mean, report,
@@ -234,12 +234,11 @@ impl MinibatchConfig {
     }
 }
 
-/// Runs a minibatch DP optimiser (see the module doc).
+/// Runs a minibatch DP optimiser (see the module doc) with `model` on `data`.
 ///
 /// # Errors
 /// `InvalidParameter` for invalid settings or data (before any randomness); `Unsupported` for a
 /// sampler, relation or normaliser no accountant covers when a privacy claim is made.
-#[allow(non_snake_case)]
 pub fn dp_minibatch(
     data: &Dataset,
     model: &impl Model,
@@ -247,10 +246,25 @@ pub fn dp_minibatch(
     seeds: Seeds,
     observer: &mut impl Observer,
 ) -> Result<Run> {
-    let (n, p) = (data.n(), model.num_params());
+    dp_minibatch_on(&OnData { model, data }, config, seeds, observer)
+}
+
+/// [`dp_minibatch`] on any [`GradientOracle`] (e.g. a sparse GLM, whose steps cost the batch's
+/// non-zeros plus O(p)).
+///
+/// # Errors
+/// As [`dp_minibatch`].
+#[allow(non_snake_case)]
+pub fn dp_minibatch_on(
+    oracle: &impl GradientOracle,
+    config: &MinibatchConfig,
+    seeds: Seeds,
+    observer: &mut impl Observer,
+) -> Result<Run> {
+    let (n, p) = (oracle.num_records(), oracle.num_params());
     config.validate(n, p)?;
     let w0 = config.w0.clone().unwrap_or_else(|| vec![0.0; p]);
-    model.validate(&w0, data)?;
+    oracle.validate(&w0)?;
     let T = config.steps_t;
     let C = config.clip_c;
     let sigma = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
@@ -273,7 +287,7 @@ pub fn dp_minibatch(
         // Line 3: S_t <- Poisson sample with rate q
         config.sampler.sample(&mut sampling, n, &mut batch);
         // Line 4: clip_C(grad l(w_t, z_i)) for i in S_t, summed
-        model.clipped_gradient_sum(&w, data, &batch, C, &mut g);
+        oracle.preconditioned_clipped_sum(&w, &batch, None, C, &mut g);
         // Line 5: g_tilde = (sum + N(0, sigma^2 C^2 I)) / b
         noisy_mean(&mut noise, &mut g, &[noise_std], b)?;
         if private {

@@ -1,0 +1,179 @@
+//! Sparse datasets (compressed sparse rows) and the sparse bag-of-words generator of the shrunk
+//! [LZLRMS] experiment (notes §5.4): binary features with Zipf frequencies, a few informative
+//! rare words, labels from a logistic model.
+
+use super::Dataset;
+use crate::error::{Error, Result, check};
+use crate::rng::DpRng;
+use rand::RngExt;
+
+/// n records with d features stored as compressed sparse rows, one label each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SparseDataset {
+    d: usize,
+    /// Row i occupies `indices[row_start[i]..row_start[i + 1]]` (strictly increasing).
+    row_start: Vec<usize>,
+    indices: Vec<usize>,
+    values: Vec<f64>,
+    labels: Vec<f64>,
+}
+
+impl SparseDataset {
+    /// A dataset from rows of `(feature index, value)` pairs.
+    ///
+    /// # Errors
+    /// `Empty` for no rows or d = 0; `InvalidParameter` for an index ≥ d or repeated/unsorted
+    /// indices in a row, or a label count that differs from the row count; `NonFinite` for NaN/∞.
+    pub fn from_rows(rows: &[Vec<(usize, f64)>], labels: Vec<f64>, d: usize) -> Result<Self> {
+        if rows.is_empty() {
+            return Err(Error::Empty { what: "dataset" });
+        }
+        if d == 0 {
+            return Err(Error::Empty { what: "feature vector" });
+        }
+        if labels.len() != rows.len() {
+            return Err(Error::invalid("labels", labels.len(), "one per row"));
+        }
+        check::all_finite("labels", &labels)?;
+        let mut row_start = Vec::with_capacity(rows.len() + 1);
+        let (mut indices, mut values) = (Vec::new(), Vec::new());
+        row_start.push(0);
+        for row in rows {
+            for (k, &(j, v)) in row.iter().enumerate() {
+                if j >= d || (k > 0 && row[k - 1].0 >= j) {
+                    return Err(Error::invalid("feature index", j, "strictly increasing within a row and < d"));
+                }
+                if !v.is_finite() {
+                    return Err(Error::NonFinite { what: "features", index: indices.len() });
+                }
+                indices.push(j);
+                values.push(v);
+            }
+            row_start.push(indices.len());
+        }
+        Ok(SparseDataset { d, row_start, indices, values, labels })
+    }
+
+    /// The non-zero entries of a dense dataset.
+    pub fn from_dense(data: &Dataset) -> Self {
+        let rows: Vec<Vec<(usize, f64)>> = (0..data.n())
+            .map(|i| data.row(i).iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(j, &v)| (j, v)).collect())
+            .collect();
+        SparseDataset::from_rows(&rows, data.labels().to_vec(), data.d()).expect("invariant: a valid dense dataset")
+    }
+
+    /// Number of records n.
+    pub fn n(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Number of features d.
+    pub fn d(&self) -> usize {
+        self.d
+    }
+
+    /// Total number of stored non-zeros.
+    pub fn nnz(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// Row i as (indices, values).
+    pub fn row(&self, i: usize) -> (&[usize], &[f64]) {
+        let r = self.row_start[i]..self.row_start[i + 1];
+        (&self.indices[r.clone()], &self.values[r])
+    }
+
+    /// Label of record i.
+    pub fn label(&self, i: usize) -> f64 {
+        self.labels[i]
+    }
+
+    /// All labels.
+    pub fn labels(&self) -> &[f64] {
+        &self.labels
+    }
+
+    /// The records `range` (e.g. a train/test split).
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Result<SparseDataset> {
+        let rows: Vec<Vec<(usize, f64)>> = range
+            .clone()
+            .map(|i| {
+                let (idx, val) = self.row(i);
+                idx.iter().copied().zip(val.iter().copied()).collect()
+            })
+            .collect();
+        SparseDataset::from_rows(&rows, self.labels[range].to_vec(), self.d)
+    }
+}
+
+/// A synthetic bag-of-words task and the weights that generated its labels.
+#[derive(Debug, Clone)]
+pub struct BagOfWords {
+    /// Binary features, labels in {0, 1}.
+    pub data: SparseDataset,
+    /// The logistic model's weights `w*`: non-zero on the informative words only.
+    pub w_star: Vec<f64>,
+}
+
+/// n documents over a vocabulary of d words, `words_per_doc` distinct words each, drawn with
+/// Zipf frequencies `p_j ∝ 1/(j + 1)^{zipf}`; `informative` words spread over the frequency ranks
+/// (every ⌊d/informative⌋-th word, so most are rare) carry weights ±`signal`; the label is
+/// Bernoulli(1/(1 + e^{−⟨x, w*⟩})). Rare informative words are where a diagonal preconditioner
+/// helps: their clipped gradients are small and infrequent, so SGD moves them slowly.
+///
+/// # Errors
+/// `InvalidParameter` for n, d = 0, `words_per_doc` ∉ [1, d], `informative` ∉ [1, d], or
+/// non-finite `zipf`/`signal`.
+pub fn bag_of_words(
+    n: usize,
+    d: usize,
+    words_per_doc: usize,
+    zipf: f64,
+    informative: usize,
+    signal: f64,
+    rng: &mut DpRng,
+) -> Result<BagOfWords> {
+    if n == 0 || d == 0 {
+        return Err(Error::invalid("n, d", format!("{n}, {d}"), ">= 1"));
+    }
+    if words_per_doc == 0 || words_per_doc > d {
+        return Err(Error::invalid("words per document", words_per_doc, "in [1, d]"));
+    }
+    if informative == 0 || informative > d {
+        return Err(Error::invalid("informative words", informative, "in [1, d]"));
+    }
+    check::all_finite("zipf exponent and signal", &[zipf, signal])?;
+    // cumulative Zipf weights for inverse-CDF draws
+    let mut cdf: Vec<f64> = (0..d).map(|j| (j as f64 + 1.0).powf(-zipf)).collect();
+    for j in 1..d {
+        cdf[j] += cdf[j - 1];
+    }
+    let total = cdf[d - 1];
+    let stride = d / informative;
+    let mut w_star = vec![0.0; d];
+    for k in 0..informative {
+        w_star[k * stride] = if k % 2 == 0 { signal } else { -signal };
+    }
+    let mut rows = Vec::with_capacity(n);
+    let mut labels = Vec::with_capacity(n);
+    let mut seen = vec![false; d];
+    for _ in 0..n {
+        let mut words = Vec::with_capacity(words_per_doc);
+        while words.len() < words_per_doc {
+            let u = rng.random::<f64>() * total;
+            let j = cdf.partition_point(|&c| c < u).min(d - 1);
+            if !seen[j] {
+                seen[j] = true;
+                words.push(j);
+            }
+        }
+        words.sort_unstable();
+        let margin: f64 = words.iter().map(|&j| w_star[j]).sum();
+        for &j in &words {
+            seen[j] = false;
+        }
+        labels.push(if rng.random::<f64>() < 1.0 / (1.0 + (-margin).exp()) { 1.0 } else { 0.0 });
+        rows.push(words.into_iter().map(|j| (j, 1.0)).collect());
+    }
+    Ok(BagOfWords { data: SparseDataset::from_rows(&rows, labels, d)?, w_star })
+}

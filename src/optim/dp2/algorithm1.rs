@@ -1,0 +1,262 @@
+//! DP²-RMSProp — [LZLRMS] Algorithm 1, with the one-line variants of Appendix D (DP²-AdaGrad,
+//! DP²-Yogi; [`Preconditioner`]), the non-private delayed-preconditioner method (σ = 0, C = ∞)
+//! and ablation variant 2 ([`NoiseOrder::NoiseFirst`]).
+//!
+//! Input: a [`GradientOracle`] (model and private data), [`Dp2Config`]. Output: [`Dp2Run`] with
+//! `x = w^T`. Steps are 0-indexed, `φ(t) = t mod (s1 + s2)`; SGD phase `φ < s1`, adaptive phase
+//! `φ ≥ s1` (P1).
+//! ```text
+//!  1: for t = 0, ..., T−1:
+//!  2:   if φ(t) = 0:  G ← 0                                   (a cycle starts: SGD phase)
+//!  4:   if φ(t) = s1: v ← β v + (1 − β)(G/s1)²                (line 5: the preconditioner rule)
+//!  6:                 G ← 0
+//!  7:   sample a mini-batch B (Poisson, rate q = b/n; the paper prints fixed-size, see below)
+//!  8:   g^{i,t} ← ∇f(x^i; w^t), i ∈ B
+//!  9:   D^t ← 1 (SGD phase) or √v + ε (adaptive phase)
+//!       g̃^t ← (1/b)(Σ_{i∈B} clip(g^{i,t}/D^t, C_phase) + N(0, σ² C_phase² I))   (noise not divided by D)
+//!       variant 2, adaptive phase: g̃^t ← (1/b)(Σ clip(g^{i,t}, C1) + N(0, σ² C1² I)) / D^t
+//! 10:   G ← G + g̃^t
+//! 11:   w^{t+1} ← w^t − α_phase g̃^t
+//! 12: return w^T
+//! ```
+//! Two clips (C1, C2) and two learning rates (α1, α2), as in the experiments (erratum 9).
+//! Line 10 also accumulates adaptive-step releases, which line 2 discards before any use, so v
+//! depends on SGD-phase releases only (P3).
+//! # Privacy
+//! Line 9 is the only data access: one subsampled Gaussian per step with noise multiplier σ
+//! (noise σ·C for a sum of sensitivity C, whatever the phase), so T steps cost exactly DP-SGD's
+//! ε for the same (q, σ, T), independent of s1, s2, β, ε, the clips and the learning rates (P14).
+//! D^t and v are post-processing of earlier releases ([`super::replay_preconditioners`]).
+//! Sampling is Poisson normalised by the public b, as the accountant assumes (notes §3.3).
+//! # Proof
+//! Proof: proofs/dp2/dp2.md.
+
+use super::{Preconditioner, preconditioner_diagonal};
+use crate::accounting::{Neighbouring, per_example_sum_gaussian};
+use crate::error::{Error, Result, check};
+use crate::model::GradientOracle;
+use crate::optim::{
+    EventLog, Observer, Privacy, Run, TraceEvent, batch_normaliser, check_start, noise_multiplier, noisy_mean, report,
+};
+use crate::rng::{Seeds, Stream};
+use crate::sampling::BatchSampler;
+use serde::Serialize;
+
+/// Where the noise goes relative to the preconditioner in adaptive steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum NoiseOrder {
+    /// DP²: precondition each per-example gradient, clip to C2, then add isotropic noise σC2.
+    #[default]
+    PreconditionFirst,
+    /// Ablation variant 2: clip to C1 and noise as in DP-SGD, then divide by D (one clip C1
+    /// for both phases, as in the paper's Table 3).
+    NoiseFirst,
+}
+
+/// Settings of Algorithm 1; field names end in the paper's symbols.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Dp2Config {
+    /// The preconditioner rule of line 5.
+    pub preconditioner: Preconditioner,
+    /// DP² or ablation variant 2.
+    pub noise_order: NoiseOrder,
+    /// T ≥ 1.
+    pub steps_t: u64,
+    /// s1 ≥ 1: SGD steps per cycle (their averaged releases update v).
+    pub delay_sgd_s1: u64,
+    /// s2 ≥ 1: adaptive steps per cycle.
+    pub delay_adaptive_s2: u64,
+    /// α1 > 0: learning rate of SGD steps.
+    pub learning_rate_sgd_alpha1: f64,
+    /// α2 > 0: learning rate of adaptive steps.
+    pub learning_rate_adaptive_alpha2: f64,
+    /// C1: clip of SGD steps (∞: none, no privacy claim).
+    pub clip_sgd_c1: f64,
+    /// C2: clip of the preconditioned gradients in adaptive steps (∞: none).
+    pub clip_adaptive_c2: f64,
+    /// ε > 0 of `D = √v + ε` (the adaptivity constant, not a privacy parameter).
+    pub eps_adapt: f64,
+    /// How batches are drawn (Poisson by default).
+    pub sampler: BatchSampler,
+    /// Noise multiplier σ, or the (ε, δ) it is calibrated to.
+    pub privacy: Privacy,
+    /// The neighbouring relation.
+    pub neighbouring: Neighbouring,
+    /// b: the public normaliser (see `crate::optim::batch_normaliser`).
+    pub batch_size_b: Option<f64>,
+    /// w^0 (default 0).
+    pub w0: Option<Vec<f64>>,
+}
+
+impl Dp2Config {
+    /// DP² with `preconditioner`, Poisson rate q, add/remove, ε = 1e-7 (the authors' code).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        preconditioner: Preconditioner,
+        steps_t: u64,
+        delays: (u64, u64),
+        learning_rates: (f64, f64),
+        clips: (f64, f64),
+        q: f64,
+        privacy: Privacy,
+    ) -> Self {
+        Dp2Config {
+            preconditioner,
+            noise_order: NoiseOrder::PreconditionFirst,
+            steps_t,
+            delay_sgd_s1: delays.0,
+            delay_adaptive_s2: delays.1,
+            learning_rate_sgd_alpha1: learning_rates.0,
+            learning_rate_adaptive_alpha2: learning_rates.1,
+            clip_sgd_c1: clips.0,
+            clip_adaptive_c2: clips.1,
+            eps_adapt: 1e-7,
+            sampler: BatchSampler::Poisson { q },
+            privacy,
+            neighbouring: Neighbouring::AddRemove,
+            batch_size_b: None,
+            w0: None,
+        }
+    }
+
+    /// Declares the public normaliser b.
+    pub fn with_batch_size_b(mut self, b: f64) -> Self {
+        self.batch_size_b = Some(b);
+        self
+    }
+
+    /// Whether the adaptive phase's clip is C2 (DP²) or C1 (variant 2).
+    pub(crate) fn adaptive_clip(&self) -> f64 {
+        match self.noise_order {
+            NoiseOrder::PreconditionFirst => self.clip_adaptive_c2,
+            NoiseOrder::NoiseFirst => self.clip_sgd_c1,
+        }
+    }
+
+    pub(crate) fn validate(&self, n: usize, p: usize) -> Result<()> {
+        self.preconditioner.validate()?;
+        check::count("steps T", self.steps_t)?;
+        check::count("delay s1 (--delay-sgd)", self.delay_sgd_s1)?;
+        check::count("delay s2 (--delay-adaptive)", self.delay_adaptive_s2)?;
+        check::positive("learning rate alpha1", self.learning_rate_sgd_alpha1)?;
+        check::positive("learning rate alpha2", self.learning_rate_adaptive_alpha2)?;
+        check::positive("eps_adapt", self.eps_adapt)?;
+        for (name, c) in [("clip C1", self.clip_sgd_c1), ("clip C2", self.clip_adaptive_c2)] {
+            if c.is_nan() || c <= 0.0 {
+                return Err(Error::invalid(name, c, "> 0 (or infinite for no clipping)"));
+            }
+        }
+        let clipped = self.clip_sgd_c1.is_finite() && self.adaptive_clip().is_finite();
+        if !clipped && matches!(self.privacy, Privacy::Target { .. }) {
+            return Err(Error::invalid("clip", "none", "finite in both phases when a privacy target is given"));
+        }
+        self.sampler.validate(n)?;
+        if let Some(w0) = &self.w0 {
+            check_start(w0, p)?;
+        }
+        Ok(())
+    }
+}
+
+/// The result of a DP² run: the [`Run`], and how often the data was queried and v updated.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Dp2Run {
+    /// Output `w^T`, events, privacy.
+    pub run: Run,
+    /// Calls of the data access (line 9): T for Algorithm 1 (P5).
+    pub data_queries: u64,
+    /// Preconditioner updates (line 4).
+    pub preconditioner_updates: u64,
+}
+
+/// Runs Algorithm 1 (see the module doc).
+///
+/// # Errors
+/// `InvalidParameter` for invalid settings or data (before any randomness); `Unsupported` for a
+/// sampler, relation or normaliser no accountant covers when a privacy claim is made.
+#[allow(non_snake_case)]
+pub fn dp2(
+    oracle: &impl GradientOracle,
+    config: &Dp2Config,
+    seeds: Seeds,
+    observer: &mut impl Observer,
+) -> Result<Dp2Run> {
+    let (n, p) = (oracle.num_records(), oracle.num_params());
+    config.validate(n, p)?;
+    let w0 = config.w0.clone().unwrap_or_else(|| vec![0.0; p]);
+    oracle.validate(&w0)?;
+    let (T, s1, s2) = (config.steps_t, config.delay_sgd_s1, config.delay_adaptive_s2);
+    let (C1, C_adaptive) = (config.clip_sgd_c1, config.adaptive_clip());
+    let sigma = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
+    let clipped = C1.is_finite() && C_adaptive.is_finite();
+    let private = sigma > 0.0 && clipped;
+    let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
+    let step_event = config
+        .sampler
+        .scheme(n)
+        .wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 }, config.neighbouring)?)?;
+    // noise std σ·C on the sum; without a clip (no claim) σ is an absolute std
+    let noise_std = |c: f64| if c.is_infinite() { sigma } else { sigma * c };
+    let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
+    let mut events = EventLog::default();
+    let (mut v, mut acc, mut d, mut g) = (vec![0.0; p], vec![0.0; p], vec![1.0; p], vec![0.0; p]);
+    let mut batch = Vec::new();
+    let (mut data_queries, mut preconditioner_updates) = (0u64, 0u64);
+    let mut w = w0;
+    // Alg. 1, line 1: for t = 0, ..., T-1
+    for t in 0..T {
+        observer.observe(TraceEvent::Iterate { step: t, x: &w });
+        let phase = t % (s1 + s2);
+        // Alg. 1, line 2: at a cycle's start, G <- 0
+        if phase == 0 {
+            acc.iter_mut().for_each(|a| *a = 0.0);
+        }
+        // Alg. 1, line 4: after the SGD phase, v <- update(v, G/s1) (line 5's rule)
+        if phase == s1 {
+            let g_bar: Vec<f64> = acc.iter().map(|a| a / s1 as f64).collect();
+            config.preconditioner.update(&mut v, &g_bar);
+            preconditioner_updates += 1;
+            // D = sqrt(v) + eps is frozen until the next update (line 9 reads it)
+            preconditioner_diagonal(&v, config.eps_adapt, &mut d);
+            // Alg. 1, line 6: G <- 0
+            acc.iter_mut().for_each(|a| *a = 0.0);
+        }
+        // Alg. 1, line 7: sample a mini-batch B
+        config.sampler.sample(&mut sampling, n, &mut batch);
+        // Alg. 1, line 9: D^t = 1 or sqrt(v) + eps; g_tilde = (sum clip(g_i / D, C) + N(0, sigma^2 C^2 I)) / b
+        // (line 8, the per-example gradients, happens inside the oracle)
+        let lr = if phase < s1 {
+            oracle.preconditioned_clipped_sum(&w, &batch, None, C1, &mut g);
+            noisy_mean(&mut noise, &mut g, &[noise_std(C1)], b)?;
+            config.learning_rate_sgd_alpha1
+        } else {
+            observer.observe(TraceEvent::Preconditioner { step: t, d: &d });
+            match config.noise_order {
+                NoiseOrder::PreconditionFirst => {
+                    oracle.preconditioned_clipped_sum(&w, &batch, Some(&d), C_adaptive, &mut g);
+                    noisy_mean(&mut noise, &mut g, &[noise_std(C_adaptive)], b)?;
+                }
+                NoiseOrder::NoiseFirst => {
+                    oracle.preconditioned_clipped_sum(&w, &batch, None, C_adaptive, &mut g);
+                    noisy_mean(&mut noise, &mut g, &[noise_std(C_adaptive)], b)?;
+                    for (gj, dj) in g.iter_mut().zip(&d) {
+                        *gj /= dj;
+                    }
+                }
+            }
+            config.learning_rate_adaptive_alpha2
+        };
+        data_queries += 1;
+        if private {
+            events.push(step_event.clone());
+        }
+        observer.observe(TraceEvent::NoisyGradient { step: t, g_hat: &g });
+        // Alg. 1, line 10: G <- G + g_tilde
+        crate::linalg::axpy(1.0, &g, &mut acc);
+        // Alg. 1, line 11: w^{t+1} = w^t - alpha_phase g_tilde
+        crate::linalg::axpy(-lr, &g, &mut w);
+    }
+    // Alg. 1, line 12: return w^T and the privacy of the executed events
+    let privacy = report(&events, sigma, config.privacy, config.neighbouring, clipped)?;
+    Ok(Dp2Run { run: Run { x: w.clone(), x_last: w, steps: T, events, privacy }, data_queries, preconditioner_updates })
+}
