@@ -53,6 +53,14 @@ enum AlgorithmArg {
     DpAdam,
     /// DP-AdaGrad: PyTorch Adagrad (eps = --nu) on the privatised minibatch gradient (minibatch only).
     DpAdagrad,
+    /// DP²-RMSProp ([LZLRMS] Alg. 1): s1 DP-SGD steps, then s2 steps whose per-example gradients
+    /// are divided by D = sqrt(v) + nu, clipped to C2 and noised; v updated once per cycle from
+    /// the average of the s1 released noisy gradients (beta = --beta2).
+    Dp2Rmsprop,
+    /// DP²-AdaGrad ([LZLRMS] App. D): v <- v + (G/s1)^2.
+    Dp2Adagrad,
+    /// DP²-Yogi ([LZLRMS] App. D, misprint corrected): v <- v + (1 - beta) sign(g^2 - v) g^2.
+    Dp2Yogi,
 }
 
 impl AlgorithmArg {
@@ -65,13 +73,29 @@ impl AlgorithmArg {
             AlgorithmArg::DpRmsprop => "dp-rmsprop",
             AlgorithmArg::DpAdam => "dp-adam",
             AlgorithmArg::DpAdagrad => "dp-adagrad",
+            AlgorithmArg::Dp2Rmsprop => "dp2-rmsprop",
+            AlgorithmArg::Dp2Adagrad => "dp2-adagrad",
+            AlgorithmArg::Dp2Yogi => "dp2-yogi",
         }
+    }
+
+    /// The [LZLRMS] DP² family.
+    fn is_dp2(self) -> bool {
+        matches!(self, AlgorithmArg::Dp2Rmsprop | AlgorithmArg::Dp2Adagrad | AlgorithmArg::Dp2Yogi)
     }
 
     /// The [ZCHWB] family (dp-gd, dp-rmsprop, dp-adam) and its minibatch kin dp-adagrad.
     fn is_dpagd(self) -> bool {
         matches!(self, AlgorithmArg::DpGd | AlgorithmArg::DpRmsprop | AlgorithmArg::DpAdam | AlgorithmArg::DpAdagrad)
     }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum AblationArg {
+    /// Variant 1 (Algorithm 2): a second, preconditioned query at each non-update step.
+    ExtraQuery,
+    /// Variant 2: privatise as DP-SGD, then divide by D.
+    NoiseFirst,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -169,9 +193,30 @@ struct RunArgs {
     /// dp-rmsprop and 0.999 for dp-adam.
     #[arg(long)]
     beta2: Option<f64>,
-    /// dp-rmsprop, dp-adam, dp-adagrad: nu, added outside the square root (PyTorch's eps).
-    #[arg(long, default_value_t = 1e-8)]
-    nu: f64,
+    /// dp-rmsprop, dp-adam, dp-adagrad, dp2-*: nu, added outside the square root (PyTorch's eps;
+    /// DP²'s epsilon of D = sqrt(v) + epsilon). Default 1e-8, and 1e-7 for dp2-* (the authors' code).
+    #[arg(long)]
+    nu: Option<f64>,
+    /// dp2-*: s1, the DP-SGD steps per cycle whose averaged releases update the preconditioner.
+    #[arg(long, default_value_t = 100)]
+    delay_sgd: u64,
+    /// dp2-*: s2, the adaptive steps per cycle (default: s1).
+    #[arg(long)]
+    delay_adaptive: Option<u64>,
+    /// dp2-*: C1, the clip of the DP-SGD steps (default: --clip).
+    #[arg(long)]
+    clip_sgd: Option<f64>,
+    /// dp2-*: C2, the clip of the preconditioned gradients in adaptive steps (default: C1).
+    #[arg(long)]
+    clip_adaptive: Option<f64>,
+    /// dp2-*: alpha2, the learning rate of adaptive steps (default: --learning-rate).
+    #[arg(long)]
+    learning_rate_adaptive: Option<f64>,
+    /// dp2-*: an ablation of [LZLRMS] App. D: extra-query (variant 1, a second data query per
+    /// adaptive step; the accountant charges it) or noise-first (variant 2, noise before
+    /// preconditioning, one clip C1).
+    #[arg(long, value_enum)]
+    ablation: Option<AblationArg>,
     /// --variant paper: the cap lambda on the second moment's value v = min(psi, lambda), a
     /// positive number or none (no cap).
     #[arg(long, default_value = "none")]
@@ -567,11 +612,11 @@ enum RunModel {
 
 fn run_model(args: &RunArgs, data: &dpref::data::Dataset) -> Result<RunModel> {
     if !args.hidden.is_empty() || args.loss == "cross-entropy" {
-        if !args.algorithm.is_dpagd() {
+        if !(args.algorithm.is_dpagd() || args.algorithm.is_dp2()) {
             return Err(Error::invalid(
                 "--hidden",
                 args.algorithm.name(),
-                "used with dp-gd, dp-rmsprop, dp-adam or dp-adagrad",
+                "used with dp-gd, dp-rmsprop, dp-adam, dp-adagrad or dp2-*",
             ));
         }
         if args.loss != "cross-entropy" || args.hidden.is_empty() {
@@ -633,12 +678,12 @@ fn run_dpagd(
             }
             let update = match args.algorithm {
                 AlgorithmArg::DpGd => Update::Sgd,
-                AlgorithmArg::DpRmsprop => Update::RmsProp { alpha: beta2, eps: args.nu },
-                AlgorithmArg::DpAdagrad => Update::AdaGrad { eps: args.nu },
+                AlgorithmArg::DpRmsprop => Update::RmsProp { alpha: beta2, eps: args.nu.unwrap_or(1e-8) },
+                AlgorithmArg::DpAdagrad => Update::AdaGrad { eps: args.nu.unwrap_or(1e-8) },
                 _ => Update::Adam {
                     beta1: args.beta1,
                     beta2,
-                    eps: args.nu,
+                    eps: args.nu.unwrap_or(1e-8),
                     bias_correction: args.bias_correction.unwrap_or(true),
                 },
             };
@@ -692,7 +737,7 @@ fn run_dpagd(
             };
             let mut cfg = Algorithm1Config::new(moments, steps, args.learning_rate, clip, noise);
             if moments != Moments::Gd {
-                cfg.nu = args.nu;
+                cfg.nu = args.nu.unwrap_or(1e-8);
                 cfg.lambda = lambda;
             } else if args.lambda != "none" {
                 return Err(Error::invalid("--lambda", &args.lambda, "none for dp-gd (psi = 1, lambda = 1)"));
@@ -713,6 +758,71 @@ fn run_dpagd(
             dpagd(data, model, &cfg, seeds, &mut NoTrace)
         }
     }
+}
+
+/// The DP² settings of `dpref run dp2-*`.
+fn dp2_config(
+    args: &RunArgs,
+    sampler: dpref::sampling::BatchSampler,
+    batch_size_b: Option<f64>,
+    steps: u64,
+    clip: f64,
+    privacy: dpref::optim::Privacy,
+    neighbouring: Neighbouring,
+) -> Result<dpref::optim::dp2::algorithm1::Dp2Config> {
+    use dpref::optim::dp2::Preconditioner;
+    use dpref::optim::dp2::algorithm1::{Dp2Config, NoiseOrder};
+    let beta = args.beta2.unwrap_or(0.9);
+    let preconditioner = match args.algorithm {
+        AlgorithmArg::Dp2Adagrad => Preconditioner::AdaGrad,
+        AlgorithmArg::Dp2Yogi => Preconditioner::Yogi { beta },
+        _ => Preconditioner::RmsProp { beta },
+    };
+    if args.lambda != "none" || args.bias_correction.is_some() {
+        return Err(Error::invalid("--lambda/--bias-correction", args.algorithm.name(), "not used by dp2-*"));
+    }
+    if args.variant == VariantArg::Paper {
+        return Err(Error::invalid("--variant", "paper", "minibatch for dp2-* (DP² is a minibatch method)"));
+    }
+    let c1 = args.clip_sgd.unwrap_or(clip);
+    let s1 = args.delay_sgd;
+    let mut cfg = Dp2Config::new(
+        preconditioner,
+        steps,
+        (s1, args.delay_adaptive.unwrap_or(s1)),
+        (args.learning_rate, args.learning_rate_adaptive.unwrap_or(args.learning_rate)),
+        (c1, args.clip_adaptive.unwrap_or(c1)),
+        1.0,
+        privacy,
+    );
+    cfg.sampler = sampler;
+    cfg.batch_size_b = batch_size_b;
+    cfg.neighbouring = neighbouring;
+    cfg.eps_adapt = args.nu.unwrap_or(1e-7);
+    if args.ablation == Some(AblationArg::NoiseFirst) {
+        cfg.noise_order = NoiseOrder::NoiseFirst;
+    }
+    if !matches!(args.output, None | Some(OutputArg::Last)) {
+        return Err(Error::invalid("--output", "not last", "last for dp2-* (Algorithm 1 returns w^T)"));
+    }
+    Ok(cfg)
+}
+
+/// Runs DP² (or an ablation) on `oracle`.
+fn run_dp2(
+    args: &RunArgs,
+    oracle: &impl dpref::model::GradientOracle,
+    cfg: &dpref::optim::dp2::algorithm1::Dp2Config,
+    seeds: dpref::rng::Seeds,
+) -> Result<dpref::optim::Run> {
+    use dpref::optim::NoTrace;
+    let r = match args.ablation {
+        Some(AblationArg::ExtraQuery) => {
+            dpref::optim::dp2::extra_query::dp2_extra_query(oracle, cfg, seeds, &mut NoTrace)?
+        }
+        _ => dpref::optim::dp2::algorithm1::dp2(oracle, cfg, seeds, &mut NoTrace)?,
+    };
+    Ok(r.run)
 }
 
 fn run_algorithm(args: &RunArgs) -> Result<()> {
@@ -738,7 +848,7 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
         glm.loss.check_labels(&data)?;
     }
     let (n, d) = (data.n(), data.d());
-    if args.algorithm.is_dpagd() {
+    if args.algorithm.is_dpagd() || args.algorithm.is_dp2() {
         if !matches!(domain, dpref::geometry::Domain::Unconstrained) {
             return Err(Error::invalid("--domain", &args.domain, "none for the unconstrained [ZCHWB] optimisers"));
         }
@@ -810,7 +920,28 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
         NeighbouringArg::ReplaceOne => Neighbouring::ReplaceOne,
     };
     let seeds = dpref::rng::Seeds::new(args.seed);
-    let run = if args.algorithm.is_dpagd() {
+    let dp2_flags = args.delay_adaptive.is_some()
+        || args.clip_sgd.is_some()
+        || args.clip_adaptive.is_some()
+        || args.learning_rate_adaptive.is_some()
+        || args.ablation.is_some();
+    if dp2_flags && !args.algorithm.is_dp2() {
+        return Err(Error::invalid(
+            "--delay-adaptive/--clip-sgd/--clip-adaptive/--learning-rate-adaptive/--ablation",
+            args.algorithm.name(),
+            "used with dp2-rmsprop, dp2-adagrad or dp2-yogi",
+        ));
+    }
+    let run = if args.algorithm.is_dp2() {
+        let cfg = dp2_config(args, sampler, batch_size_b, steps, clip, privacy, neighbouring)?;
+        match &model {
+            RunModel::Glm(m) => {
+                let sparse = dpref::data::sparse::SparseDataset::from_dense(&data);
+                run_dp2(args, &dpref::model::SparseGlm { loss: m.loss, data: &sparse }, &cfg, seeds)?
+            }
+            RunModel::Mlp(m) => run_dp2(args, &dpref::model::OnData { model: m, data: &data }, &cfg, seeds)?,
+        }
+    } else if args.algorithm.is_dpagd() {
         match &model {
             RunModel::Glm(m) => {
                 run_dpagd(args, m, &data, sampler, batch_size_b, steps, clip, privacy, neighbouring, seeds)?
@@ -886,6 +1017,14 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
                 "neighbouring": neighbouring.name(),
             },
         });
+        if args.algorithm.is_dp2() {
+            v["ablation"] = json!(match args.ablation {
+                None => "none",
+                Some(AblationArg::ExtraQuery) => "extra-query",
+                Some(AblationArg::NoiseFirst) => "noise-first",
+            });
+            v["accuracy"] = json!(evaluation.accuracy);
+        }
         if args.algorithm.is_dpagd() {
             v["variant"] = json!(if args.variant == VariantArg::Paper { "paper" } else { "minibatch" });
             v["accuracy"] = json!(evaluation.accuracy);
