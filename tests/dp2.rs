@@ -26,7 +26,7 @@ fn bits(x: &[f64]) -> Vec<u64> {
 }
 
 fn words(n: usize, d: usize, seed: u64) -> SparseDataset {
-    bag_of_words(n, d, 6, 1.0, 4, 2.0, &mut Seeds::new(seed).stream(Stream::Data)).unwrap().data
+    bag_of_words(n, d, 6, 1.0, 0..4, 2.0, &mut Seeds::new(seed).stream(Stream::Data)).unwrap().data
 }
 
 fn sigma(s: f64) -> Privacy {

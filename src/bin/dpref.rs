@@ -366,7 +366,7 @@ struct CalibrateArgs {
 
 #[derive(Args)]
 struct ReproduceArgs {
-    /// Experiments to run (default: all). Available: privacy, adaptive-noise, dpagd.
+    /// Experiments to run (default: all). Available: privacy, adaptive-noise, dpagd, dp2.
     experiments: Vec<String>,
     /// Shrink every experiment to finish in a few minutes on two cores.
     #[arg(long)]
@@ -532,7 +532,7 @@ fn calibrate(args: &CalibrateArgs) -> Result<()> {
     Ok(())
 }
 
-const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise", "dpagd"];
+const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise", "dpagd", "dp2"];
 
 fn reproduce(args: &ReproduceArgs) -> Result<()> {
     let selected: Vec<String> = if args.experiments.is_empty() {
@@ -542,7 +542,7 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
     };
     for name in &selected {
         if !EXPERIMENTS.contains(&name.as_str()) {
-            return Err(Error::invalid("experiment", name, "one of: privacy, adaptive-noise, dpagd"));
+            return Err(Error::invalid("experiment", name, "one of: privacy, adaptive-noise, dpagd, dp2"));
         }
     }
     std::fs::create_dir_all(&args.out)
@@ -566,6 +566,12 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
                 args.out.display(),
                 t.elapsed().as_secs_f64()
             );
+        }
+        if name == "dp2" {
+            let t = std::time::Instant::now();
+            let report = dpref::experiments::dp2::run(args.quick, args.seed, &args.out)?;
+            println!("{}", report.markdown);
+            println!("(written to {}/dp2.md and dp2.svg in {:.1} s)\n", args.out.display(), t.elapsed().as_secs_f64());
         }
         if name == "dpagd" {
             let t = std::time::Instant::now();

@@ -116,20 +116,20 @@ pub struct BagOfWords {
 }
 
 /// n documents over a vocabulary of d words, `words_per_doc` distinct words each, drawn with
-/// Zipf frequencies `p_j ∝ 1/(j + 1)^{zipf}`; `informative` words spread over the frequency ranks
-/// (every ⌊d/informative⌋-th word, so most are rare) carry weights ±`signal`; the label is
-/// Bernoulli(1/(1 + e^{−⟨x, w*⟩})). Rare informative words are where a diagonal preconditioner
-/// helps: their clipped gradients are small and infrequent, so SGD moves them slowly.
+/// Zipf frequencies `p_j ∝ 1/(j + 1)^{zipf}` (word j has frequency rank j); the words of rank
+/// `informative` (a range; words of mid frequency are where a diagonal preconditioner can help:
+/// their clipped gradients are small but, averaged, above the noise) carry weights ±`signal`,
+/// alternating; the label is Bernoulli(1/(1 + e^{−⟨x, w*⟩})).
 ///
 /// # Errors
-/// `InvalidParameter` for n, d = 0, `words_per_doc` ∉ [1, d], `informative` ∉ [1, d], or
-/// non-finite `zipf`/`signal`.
+/// `InvalidParameter` for n, d = 0, `words_per_doc` ∉ [1, d], an empty `informative` range or
+/// one beyond d, or non-finite `zipf`/`signal`.
 pub fn bag_of_words(
     n: usize,
     d: usize,
     words_per_doc: usize,
     zipf: f64,
-    informative: usize,
+    informative: std::ops::Range<usize>,
     signal: f64,
     rng: &mut DpRng,
 ) -> Result<BagOfWords> {
@@ -139,8 +139,12 @@ pub fn bag_of_words(
     if words_per_doc == 0 || words_per_doc > d {
         return Err(Error::invalid("words per document", words_per_doc, "in [1, d]"));
     }
-    if informative == 0 || informative > d {
-        return Err(Error::invalid("informative words", informative, "in [1, d]"));
+    if informative.is_empty() || informative.end > d {
+        return Err(Error::invalid(
+            "informative word ranks",
+            format!("{informative:?}"),
+            "a non-empty range within 0..d",
+        ));
     }
     check::all_finite("zipf exponent and signal", &[zipf, signal])?;
     // cumulative Zipf weights for inverse-CDF draws
@@ -149,10 +153,9 @@ pub fn bag_of_words(
         cdf[j] += cdf[j - 1];
     }
     let total = cdf[d - 1];
-    let stride = d / informative;
     let mut w_star = vec![0.0; d];
-    for k in 0..informative {
-        w_star[k * stride] = if k % 2 == 0 { signal } else { -signal };
+    for (k, j) in informative.enumerate() {
+        w_star[j] = if k % 2 == 0 { signal } else { -signal };
     }
     let mut rows = Vec::with_capacity(n);
     let mut labels = Vec::with_capacity(n);
