@@ -246,3 +246,94 @@ fn cli_run_dpagd_bad_input_exits_2() {
         assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{args:?}: {err}");
     }
 }
+
+/// The DP² family: JSON contract (plus `ablation`, `accuracy`), the target ε met from below (the
+/// extra-query ablation at the same ε with a larger σ), byte-identical output per seed; bad
+/// requests exit 2 with one `error:` line.
+#[test]
+fn cli_run_dp2_json_contract_determinism_and_bad_input() {
+    let dir = TempDir::new("dp2");
+    let data = dir.file("d.csv", &logistic_csv());
+    let mut sigmas = Vec::new();
+    for (alg, ablation) in [
+        ("dp2-rmsprop", None),
+        ("dp2-adagrad", None),
+        ("dp2-yogi", None),
+        ("dp2-rmsprop", Some("extra-query")),
+        ("dp2-rmsprop", Some("noise-first")),
+    ] {
+        let mut args = vec![
+            "run",
+            alg,
+            "--data",
+            &data,
+            "--loss",
+            "logistic",
+            "--epsilon",
+            "2",
+            "--delta",
+            "1e-5",
+            "--steps",
+            "60",
+            "--batch-size",
+            "40",
+            "--learning-rate",
+            "0.5",
+            "--learning-rate-adaptive",
+            "0.05",
+            "--delay-sgd",
+            "10",
+            "--delay-adaptive",
+            "5",
+            "--clip-sgd",
+            "1",
+            "--clip-adaptive",
+            "3",
+            "--seed",
+            "3",
+            "--json",
+        ];
+        if let Some(a) = ablation {
+            args.extend(["--ablation", a]);
+        }
+        let o = dpref(&args);
+        assert_eq!(o.status.code(), Some(0), "{alg} {ablation:?}: {}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["algorithm"], alg);
+        assert_eq!(v["ablation"], ablation.unwrap_or("none"));
+        let eps = v["privacy"]["epsilon"].as_f64().unwrap();
+        assert!((1.98..=2.0).contains(&eps), "{alg} {ablation:?}: {eps}");
+        assert!(v["accuracy"].as_f64().unwrap() > 0.6, "{v}");
+        sigmas.push(v["privacy"]["sigma"].as_f64().unwrap());
+        assert_eq!(dpref(&args).stdout, o.stdout);
+    }
+    assert!(sigmas[3] > sigmas[0] && sigmas[4] == sigmas[0], "{sigmas:?}");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["dp2-rmsprop", "--delay-sgd", "0"],
+        vec!["dp2-rmsprop", "--delay-adaptive", "0"],
+        vec!["dp2-rmsprop", "--clip-adaptive", "0"],
+        vec!["dp2-rmsprop", "--clip-sgd", "-1"],
+        vec!["dp2-rmsprop", "--learning-rate-adaptive", "0"],
+        vec!["dp2-rmsprop", "--nu", "0"],
+        vec!["dp2-rmsprop", "--beta2", "1"],
+        vec!["dp2-rmsprop", "--variant", "paper"],
+        vec!["dp2-rmsprop", "--lambda", "1"],
+        vec!["dp2-rmsprop", "--output", "average0"],
+        vec!["dp2-rmsprop", "--domain", "box:1"],
+        vec!["dp2-rmsprop", "--sampling", "with-replacement"],
+        vec!["dp2-rmsprop", "--sampling", "without-replacement"],
+        vec!["dp-sgd", "--delay-adaptive", "3"],
+        vec!["dp-rmsprop", "--ablation", "noise-first"],
+    ];
+    for extra in cases {
+        let mut args = vec!["run"];
+        args.extend(&extra[..1]);
+        args.extend(["--data", &data, "--loss", "logistic", "--epsilon", "1", "--delta", "1e-5", "--steps", "5"]);
+        args.extend(["--batch-size", "40"]);
+        args.extend(&extra[1..]);
+        let o = dpref(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{args:?}: {err}");
+    }
+}

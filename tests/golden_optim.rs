@@ -164,6 +164,36 @@ fn golden_optim_dpagd_minibatch_mlp() {
     }
 }
 
+/// [LZLRMS] DP²-RMSProp, DP²-AdaGrad, DP²-Yogi and both ablations on a small sparse
+/// bag-of-words task, Poisson b = 10, calibrated to (1, 1e-5).
+#[test]
+fn golden_optim_dp2() {
+    use dpref::model::SparseGlm;
+    use dpref::optim::dp2::Preconditioner;
+    use dpref::optim::dp2::algorithm1::{Dp2Config, NoiseOrder, dp2};
+    use dpref::optim::dp2::extra_query::dp2_extra_query;
+    let data = dpref::experiments::dp2::synthetic_task(200, 40, 5, 21).unwrap();
+    let oracle = SparseGlm { loss: Loss::Logistic, data: &data };
+    let cfg = |pre| Dp2Config::new(pre, 24, (4, 4), (0.5, 0.05), (0.5, 2.0), 0.05, target()).with_batch_size_b(10.0);
+    for (name, pre) in [
+        ("dp2_rmsprop", Preconditioner::RmsProp { beta: 0.9 }),
+        ("dp2_adagrad", Preconditioner::AdaGrad),
+        ("dp2_yogi", Preconditioner::Yogi { beta: 0.9 }),
+    ] {
+        snapshot(name, summary(&dp2(&oracle, &cfg(pre), Seeds::new(22), &mut NoTrace).unwrap().run));
+    }
+    let rms = Preconditioner::RmsProp { beta: 0.9 };
+    let noise_first = Dp2Config { noise_order: NoiseOrder::NoiseFirst, ..cfg(rms) };
+    snapshot(
+        "dp2_variant2_noise_first",
+        summary(&dp2(&oracle, &noise_first, Seeds::new(23), &mut NoTrace).unwrap().run),
+    );
+    snapshot(
+        "dp2_variant1_extra_query",
+        summary(&dp2_extra_query(&oracle, &cfg(rms), Seeds::new(24), &mut NoTrace).unwrap().run),
+    );
+}
+
 #[test]
 fn golden_optim_same_seed_same_bits() {
     let d = data();
