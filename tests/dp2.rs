@@ -105,9 +105,9 @@ fn p2_p3_frozen_preconditioner_and_accumulator_content() {
 }
 
 /// P4: the update rules on hand values — RMSProp `βv + (1−β)ḡ²`, AdaGrad `v + ḡ²` (non-decreasing),
-/// Yogi (corrected) `v + (1−β)·sign(ḡ² − v)·ḡ²`; the printed Yogi `sign(ḡ − v²)` would move
-/// v = 4, ḡ = 1 up (1 − 16 < 0 gives −, but ḡ = −3, v = 4: printed sign(−3 − 16) = −1 lowers v although
-/// ḡ² = 9 > v); the corrected rule raises it.
+/// Yogi (corrected) `v + (1−β)·sign(ḡ² − v)·ḡ²`. At v = 4, ḡ = −3 the printed Yogi
+/// `sign(ḡ − v²) = sign(−19) = −1` would lower v although ḡ² = 9 > v; the corrected rule raises it
+/// (third coordinate below).
 #[test]
 fn p4_update_rules() {
     let mut v = vec![1.0, 4.0, 0.0];
@@ -148,10 +148,9 @@ fn p5_preconditioner_is_a_function_of_the_transcript() {
         for order in [NoiseOrder::PreconditionFirst, NoiseOrder::NoiseFirst] {
             let cfg = Dp2Config { noise_order: order, ..config(pre, 30, 4, 5, sigma(1.0)) };
             let (r, trace) = run(&data, &cfg, 7);
-            let replayed = replay_preconditioners(&trace.noisy_gradients[..], pre, 4, 5, cfg.eps_adapt);
-            if order == NoiseOrder::PreconditionFirst {
-                assert_eq!(replayed.unwrap(), trace.preconditioners, "{pre:?}");
-            }
+            // variant 2 too: its adaptive releases are divided by D, but only SGD-phase releases feed v
+            let replayed = replay_preconditioners(&trace.noisy_gradients[..], pre, 4, 5, cfg.eps_adapt).unwrap();
+            assert_eq!(replayed, trace.preconditioners, "{pre:?} {order:?}");
             assert_eq!(r.data_queries, 30);
             assert_eq!(r.preconditioner_updates, 3);
         }
@@ -551,4 +550,39 @@ fn p16_canary_audit_of_dp2_rmsprop() {
     let broken = audit(Dp2Config { privacy: sigma(sig * c1 / c2), ..cfg });
     assert!(broken > accounted, "sigma*C1 twin not flagged: {broken} <= {accounted}");
     eprintln!("accounted {accounted:.4}, certified {correct:.4}, broken twin {broken:.4}");
+}
+
+/// The sparse GLM oracle equals the dense reference path (`OnData` on the same records, which
+/// materialises each gradient, divides by D, clips with `geometry::clip_l2` and adds) to 1e-12,
+/// with and without a preconditioner, clipping active on some records.
+#[test]
+fn sparse_oracle_equals_the_dense_reference() {
+    use dpref::model::{Glm, OnData};
+    let data = words(60, 15, 31);
+    let dense_rows: Vec<f64> = (0..60)
+        .flat_map(|i| {
+            let mut x = vec![0.0; 15];
+            for (&j, &v) in data.row(i).0.iter().zip(data.row(i).1) {
+                x[j] = v;
+            }
+            x
+        })
+        .collect();
+    let dense = dpref::data::Dataset::new(dense_rows, data.labels().to_vec(), 15).unwrap();
+    let glm = Glm::new(Loss::Logistic, 15).unwrap();
+    let reference = OnData { model: &glm, data: &dense };
+    let sparse = SparseGlm { loss: Loss::Logistic, data: &data };
+    let w: Vec<f64> = (0..15).map(|j| 0.2 * (j as f64 - 7.0)).collect();
+    let d: Vec<f64> = (0..15).map(|j| 0.05 + 0.1 * j as f64).collect();
+    let batch: Vec<usize> = (0..60).step_by(3).chain([5, 5]).collect();
+    for (pre, clip) in [(None, 0.3), (Some(&d[..]), 1.0), (Some(&d[..]), f64::INFINITY), (None, f64::INFINITY)] {
+        let (mut a, mut b) = (vec![0.0; 15], vec![0.0; 15]);
+        sparse.preconditioned_clipped_sum(&w, &batch, pre, clip, &mut a);
+        reference.preconditioned_clipped_sum(&w, &batch, pre, clip, &mut b);
+        let scale = b.iter().map(|v| v.abs()).fold(0.0, f64::max);
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x - y).abs() <= 1e-12 * scale, "{pre:?} {clip}: {x} vs {y}");
+        }
+    }
+    assert_eq!(sparse.evaluate(&w).unwrap().accuracy, reference.evaluate(&w).unwrap().accuracy);
 }

@@ -66,6 +66,13 @@ pub fn dp2_extra_query(
     observer: &mut impl Observer,
 ) -> Result<Dp2Run> {
     let (n, p) = (oracle.num_records(), oracle.num_params());
+    if config.noise_order != super::algorithm1::NoiseOrder::PreconditionFirst {
+        return Err(crate::Error::invalid(
+            "noise order",
+            "noise-first",
+            "precondition-first for variant 1 (the two ablations are separate methods)",
+        ));
+    }
     config.validate(n, p)?;
     let w0 = config.w0.clone().unwrap_or_else(|| vec![0.0; p]);
     oracle.validate(&w0)?;
