@@ -3,4 +3,5 @@
 //! and tests measure the algorithms against them.
 
 pub mod adaptive_noise;
+pub mod dp2;
 pub mod dpagd;

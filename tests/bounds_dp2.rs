@@ -1,0 +1,450 @@
+//! Tests of `dpref::bounds::dp2` ([LZLRMS], notes §3.1, §4, §6 P9, P17, P18, §8 errata 1–5,
+//! 13, 15).
+//!
+//! Expected values are hand computations written out in the test, the notes' prototype numbers,
+//! or independent re-computations (a recursion, a brute-force maximum, a Monte Carlo); never
+//! values produced by the code under test. Each test names the mutants that make it fail.
+//!
+//! Tolerances: a value quoted in the notes to k significant digits is compared with an absolute
+//! tolerance of half a unit in its last digit; a hand-computed value of a few operations with a
+//! relative tolerance of 1e-14 (a few roundings of 2⁻⁵³); identities to 1e-12.
+
+use dpref::Error;
+use dpref::bounds::dp2::*;
+use dpref::noise::standard_normal;
+use dpref::rng::{Seeds, Stream};
+
+fn assert_rel(a: f64, b: f64, tol: f64, what: &str) {
+    assert!((a - b).abs() <= tol * a.abs().max(b.abs()), "{what}: {a} vs {b} (rel tol {tol})");
+}
+
+fn invalid(r: Result<impl std::fmt::Debug, Error>, name: &str) {
+    match r {
+        Err(Error::InvalidParameter { name: n, .. }) => assert_eq!(n, name, "wrong parameter named"),
+        other => panic!("expected InvalidParameter({name}), got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lemma 1 (notes §4.1, P9)
+// ---------------------------------------------------------------------------------------------
+
+/// Lemma 1 by hand: `C = 2, σ = 1.5, s = 4, b = 3`: `σ²C²/(sb²) = 2.25·4/36 = 0.25`, `M = 4.25`.
+/// Constant gradient `g_j = 1`, β = 0.5: `E v_2 = (1 − 0.25)(1 + 0.25) = 0.9375`; AdaGrad
+/// `E v_3 = 3·1.25 = 3.75`; `E D ≤ max{√4 + 0.5, 1} = 2.5`, `max{0 + 0.1, 1} = 1`. The RMSProp
+/// closed form equals the recursion `E v_k = βE v_{k−1} + (1−β)(g² + σ²C²/(sb²))` iterated from 0
+/// for k ≤ 60 and stays ≤ M for `|g_j| ≤ C`; AdaGrad's exceeds M (Lemma 1 is for RMSProp). M is
+/// strictly decreasing in s for σ > 0 and constant for σ = 0.
+/// Mutants: `σ²C²/(sb)` or `σ²C²/b²` (no averaging) fail 4.25; `β^k` in place of `1 − β^k`, or
+/// a recursion started at `g²`, fail 0.9375 and the recursion; `min` for `max` in the D bound
+/// fails 2.5 / 1.
+#[test]
+fn golden_lemma1_closed_forms() {
+    assert_rel(lemma1_m(2.0, 1.5, 4, 3).unwrap(), 4.25, 1e-14, "M");
+    assert_rel(lemma1_expected_v_rmsprop(1.0, 2.0, 1.5, 4, 3, 0.5, 2).unwrap(), 0.9375, 1e-14, "E v_2 RMSProp");
+    assert_eq!(lemma1_expected_v_rmsprop(1.0, 2.0, 1.5, 4, 3, 0.5, 0).unwrap(), 0.0, "E v_0");
+    assert_rel(lemma1_expected_v_adagrad(1.0, 2.0, 1.5, 4, 3, 3).unwrap(), 3.75, 1e-14, "E v_3 AdaGrad");
+    assert_rel(expected_d_bound(4.0, 0.5).unwrap(), 2.5, 1e-15, "E D bound");
+    assert_eq!(expected_d_bound(0.0, 0.1).unwrap(), 1.0, "E D bound, SGD branch");
+
+    for &(g, c, sigma, s, b, beta) in
+        &[(1.0, 2.0, 1.5, 4u64, 3u64, 0.5), (-0.3, 0.5, 1.0, 195, 64, 0.9), (2.0, 2.0, 0.0, 1, 1, 0.99)]
+    {
+        let m = lemma1_m(c, sigma, s, b).unwrap();
+        let target = g * g + sigma * sigma * c * c / (s as f64 * (b * b) as f64);
+        let mut ev = 0.0;
+        for k in 1..=60u64 {
+            ev = beta * ev + (1.0 - beta) * target;
+            let closed = lemma1_expected_v_rmsprop(g, c, sigma, s, b, beta, k).unwrap();
+            assert_rel(closed, ev, 1e-12, "RMSProp closed form vs recursion");
+            assert!(closed <= m, "E v_k = {closed} > M = {m} with |g| <= C");
+            assert_rel(lemma1_expected_v_adagrad(g, c, sigma, s, b, k).unwrap(), k as f64 * target, 1e-14, "AdaGrad");
+        }
+    }
+    assert!(lemma1_expected_v_adagrad(1.0, 2.0, 1.5, 4, 3, 10).unwrap() > lemma1_m(2.0, 1.5, 4, 3).unwrap());
+
+    let mut prev = f64::INFINITY;
+    for s in 1..=200u64 {
+        let m = lemma1_m(0.5, 1.0, s, 64).unwrap();
+        assert!(m < prev, "M not strictly decreasing at s = {s}");
+        prev = m;
+        assert_eq!(lemma1_m(0.5, 0.0, s, 64).unwrap(), 0.25, "sigma = 0: M = C^2");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Theorem 2 schedule (P17, errata 1, 2)
+// ---------------------------------------------------------------------------------------------
+
+/// The printed floors with a *float* ν = s/T, as a hurried implementation would write them.
+fn float_floor_exponent(t: u64, s: u64, steps_t: u64) -> u64 {
+    let nu = s as f64 / steps_t as f64;
+    let nt = nu * steps_t as f64;
+    let t = t as f64;
+    ((t / (2.0 * nt)).floor() + ((t + nt) / (2.0 * nt)).floor()) as u64
+}
+
+/// P17 and erratum 1. (a) eq. (18)'s printed floors equal `⌊t/s⌋ + 1` bit for bit for all
+/// `t ≤ 10⁴`, `s ∈ 1..=50` (Hermite). (b) Hand value α = 0.5, t = 7, s = 3: `α³/√7`; the
+/// "factor" misreading `(α⌊t/2s⌋ + ⌊(t+s)/2s⌋ + 1)/√t = 2.5/√7` differs, and `α^1 = α` at t = 1
+/// (s ≥ 2) rules out the exponent without `+1`. (c) What holds exactly, derived from the closed
+/// form: for t ≥ 2, `α^t/α^{t−1} = α^{⌊t/s⌋−⌊(t−1)/s⌋}·√((t−1)/t)`, i.e. `α·√((t−1)/t)` at
+/// `t ≡ 0 (mod s)` and `√((t−1)/t)` elsewhere. Hence the schedule is non-increasing and, when
+/// α ≤ ε, `α^t ≤ ε·√((t−1)/t)·α^{t−1} < ε·α^{t−1}` at every switch (eq. (19); eq. (39)'s
+/// equality needs α = ε and drops the root). Checked to 1e-12 on the same grid. (d) Integer vs
+/// float floors: with `ν = s/T` in f64, `νT = 7.000000000000001` for s = 7, T = 25, so
+/// `⌊7/(2νT)⌋ + ⌊(7+νT)/(2νT)⌋ = 0 + 0` instead of `⌊7/7⌋ = 1`; and the bound's exponent
+/// `⌊1/(2ν)⌋ + ⌊(1+ν)/(2ν)⌋` at s = 1, T = 5 gives `2 + ⌊2.9999999999999996⌋ = 4` instead of 5.
+/// Mutants: any exponent other than `⌊t/s⌋ + 1` fails (a)/(b); `(t + s)/s` in the printed floors
+/// fails (a); a float ν fails (d)'s library checks.
+#[test]
+fn prop_theorem2_schedule() {
+    let alpha = 0.999;
+    for s in 1..=50u64 {
+        for t in 1..=10_000u64 {
+            let a = theorem2_learning_rate(alpha, t, s).unwrap();
+            let p = theorem2_learning_rate_printed_floors(alpha, t, s).unwrap();
+            assert_eq!(a.to_bits(), p.to_bits(), "Hermite identity fails at t = {t}, s = {s}");
+        }
+    }
+    let seven = 7f64.sqrt();
+    assert_rel(theorem2_learning_rate(0.5, 7, 3).unwrap(), 0.125 / seven, 1e-14, "alpha^3/sqrt 7");
+    assert!((theorem2_learning_rate(0.5, 7, 3).unwrap() - 2.5 / seven).abs() > 0.5, "factor misreading");
+    for s in 2..=50 {
+        assert_eq!(theorem2_learning_rate(0.3, 1, s).unwrap(), 0.3, "alpha^1 = alpha");
+    }
+    assert_rel(theorem2_learning_rate(0.3, 1, 1).unwrap(), 0.09, 1e-15, "s = 1: floor(1/1) + 1 = 2");
+
+    for &(alpha, eps) in &[(0.5, 0.5), (0.05, 0.1), (0.999, 1.0)] {
+        for s in 1..=50u64 {
+            let mut prev = theorem2_learning_rate(alpha, 1, s).unwrap();
+            for t in 2..=2_000u64 {
+                let cur = theorem2_learning_rate(alpha, t, s).unwrap();
+                let root = ((t - 1) as f64 / t as f64).sqrt();
+                assert!(cur <= prev, "increase at t = {t}, s = {s}");
+                if cur < 1e-290 {
+                    break; // ratios of subnormals carry no relative precision
+                }
+                if t % s == 0 {
+                    assert_rel(cur, alpha * root * prev, 1e-12, "switch ratio");
+                    assert!(cur <= eps * root * prev * (1.0 + 1e-12), "case 3 at t = {t}, s = {s}");
+                    assert!(cur < eps * prev, "strict at t = {t}");
+                } else {
+                    assert_rel(cur, root * prev, 1e-12, "non-switch ratio");
+                }
+                prev = cur;
+            }
+        }
+    }
+
+    assert_eq!(float_floor_exponent(7, 7, 25), 0, "the float boundary this test documents");
+    let exact = theorem2_learning_rate(0.5, 7, 7).unwrap();
+    assert_rel(exact, 0.5f64.powi(2) / seven, 1e-14, "integer floors at the float boundary");
+    assert_ne!(exact, 0.5f64.powi(float_floor_exponent(7, 7, 25) as i32 + 1) / seven);
+    let nu = 1.0 / 5.0f64;
+    assert_eq!((1.0 / (2.0 * nu)).floor() + ((1.0 + nu) / (2.0 * nu)).floor(), 4.0, "float bound exponent");
+    // The library's bound exponent at s = 1, T = 5: printed / corrected first terms with
+    // R = 0, κ = 1, ΣE‖D‖₁ = √5, no noise, α = 0.5: 1/0.5⁵ = 32 and 1/0.5⁶ = 64.
+    let zeros = [0.0; 5];
+    assert_rel(theorem2_bound_printed(0.0, 1.0, 0.5, 1, 5f64.sqrt(), &zeros).unwrap(), 32.0, 1e-14, "printed exp 5");
+    assert_rel(theorem2_bound(0.0, 1.0, 0.5, 1, 5f64.sqrt(), &zeros).unwrap(), 64.0, 1e-14, "corrected exp 6");
+}
+
+/// α, its conditions and κ by hand (erratum 2). `α(ε = 0.5, M = 4) = min{0.5, 1/2.5, 1} = 0.4`,
+/// eq. (18): `min{0.5, 1/√4.5, 1} = 0.47140…`; `α(2, 0) = 0.5`, eq. (18) `1/√2`. The theorem's α
+/// meets the proof's conditions (α ≤ ε, α ≤ 1/(√M + ε)) on a grid; eq. (18)'s fails case 4 at
+/// `M = 1, ε = 0.9` (`1/√1.9 = 0.7255 > 1/1.9`). `κ_min(0.5, 2, 0.3, 0.1, 0.75) =
+/// max{1, 2·0.3/(0.1·0.5)} = 12`, and 1 when h = 0.
+/// Mutants: `1/√(M+ε)` in `theorem2_alpha` fails 0.4 and the grid; dropping `√(1−β)` gives 6.
+#[test]
+fn golden_theorem2_alpha_and_kappa() {
+    assert_rel(theorem2_alpha(0.5, 4.0).unwrap(), 0.4, 1e-15, "alpha");
+    assert_rel(theorem2_alpha_eq18(0.5, 4.0).unwrap(), 1.0 / 4.5f64.sqrt(), 1e-15, "alpha eq18");
+    assert_rel(theorem2_alpha(2.0, 0.0).unwrap(), 0.5, 1e-15, "alpha, eps = 2");
+    assert_rel(theorem2_alpha_eq18(2.0, 0.0).unwrap(), 0.5f64.sqrt(), 1e-15, "alpha eq18, eps = 2");
+    assert_eq!(theorem2_alpha(10.0, 0.0).unwrap().to_bits(), 0.1f64.to_bits());
+    for &eps in &[1e-7, 1e-3, 0.1, 0.5, 0.9, 1.0, 2.0, 10.0] {
+        for &m in &[0.0, 0.01, 0.25, 1.0, 4.25, 100.0] {
+            let a = theorem2_alpha(eps, m).unwrap();
+            theorem2_alpha_conditions(a, eps, m).unwrap();
+        }
+    }
+    let a18 = theorem2_alpha_eq18(0.9, 1.0).unwrap();
+    assert_rel(a18, 1.0 / 1.9f64.sqrt(), 1e-15, "eq18 at M = 1, eps = 0.9");
+    invalid(theorem2_alpha_conditions(a18, 0.9, 1.0), "alpha");
+    invalid(theorem2_alpha_conditions(0.6, 0.5, 0.0), "alpha"); // case 3: alpha > eps
+
+    assert_rel(kappa_min(0.5, 2.0, 0.3, 0.1, 0.75).unwrap(), 12.0, 1e-14, "kappa h-branch");
+    assert_rel(kappa_min(0.5, 2.0, 0.0, 0.1, 0.75).unwrap(), 1.0, 1e-15, "kappa alpha^2 C^2 branch");
+}
+
+/// `T_ν` (erratum 3) and the Thm. 2 bound (eq. (51)) by hand. s = 2, T = 10: indices
+/// {4, 8, 10}, main-text count ⌊10/4⌋ = 2, appendix ⌈10/4⌉ = 3; ν = 1: {T}, counts 0 and 1. For
+/// all 1 ≤ s ≤ T ≤ 200 the index list has the appendix's length, and the main text's count is
+/// right iff 2s | T. Bound: R = 1, κ = 1, α = 0.5, s = 2, T = 4, ΣE‖D‖₁ = 3, E‖N^t‖²_D = 1:
+/// printed first term `2/α²/√4·3 = 12`, corrected (exponent ⌊T/s⌋+1 = 3) 24; noise term
+/// `(1 + 0.5/√2 + 0.5/√3 + 0.25/2)/4`. `E‖N‖²_D = (σ²C²/b²)‖D‖₁`: σ = 2, C = 3, b = 6, ‖D‖₁ = 5
+/// gives 5. Mutants: `⌊t/s⌋ + 1` in the noise weight (the proof's α^t without `1/2`) gives
+/// `(0.5 + …)/4`; a missing `1/√T` doubles the first terms; `t mod 2s == 0` omitted from `T_ν`
+/// duplicates T.
+#[test]
+fn golden_theorem2_bound_and_t_nu() {
+    assert_eq!(t_nu_indices(2, 10).unwrap(), vec![4, 8, 10]);
+    assert_eq!(t_nu_cardinality_main(2, 10).unwrap(), 2);
+    assert_eq!(t_nu_cardinality_appendix(2, 10).unwrap(), 3);
+    assert_eq!(t_nu_indices(7, 7).unwrap(), vec![7]);
+    assert_eq!(t_nu_cardinality_main(7, 7).unwrap(), 0);
+    assert_eq!(t_nu_cardinality_appendix(7, 7).unwrap(), 1);
+    for t in 1..=200u64 {
+        for s in 1..=t {
+            let idx = t_nu_indices(s, t).unwrap();
+            assert_eq!(idx.len() as u64, t_nu_cardinality_appendix(s, t).unwrap(), "s = {s}, T = {t}");
+            assert_eq!(t_nu_cardinality_main(s, t).unwrap() == idx.len() as u64, t % (2 * s) == 0);
+            assert_eq!(*idx.last().unwrap(), t);
+            assert!(idx.windows(2).all(|w| w[0] < w[1]));
+        }
+    }
+
+    let ones = [1.0; 4];
+    let noise = (1.0 + 0.5 / 2f64.sqrt() + 0.5 / 3f64.sqrt() + 0.25 / 2.0) / 4.0;
+    assert_rel(theorem2_noise_term(0.5, 2, &ones).unwrap(), noise, 1e-14, "noise term");
+    assert_rel(theorem2_bound_printed(1.0, 1.0, 0.5, 2, 3.0, &ones).unwrap(), 12.0 + noise, 1e-14, "printed");
+    assert_rel(theorem2_bound(1.0, 1.0, 0.5, 2, 3.0, &ones).unwrap(), 24.0 + noise, 1e-14, "corrected");
+    assert_rel(expected_noise_d_norm(2.0, 3.0, 6, 5.0).unwrap(), 5.0, 1e-15, "E||N||_D^2");
+    // An overflowing (vacuous) bound is an error, not ∞.
+    let long = vec![0.0; 5000];
+    assert!(matches!(theorem2_bound(1.0, 1.0, 1e-3, 1, 1.0, &long), Err(Error::Numerical { .. })));
+}
+
+// ---------------------------------------------------------------------------------------------
+// h(s) and App. A.2 (erratum 4)
+// ---------------------------------------------------------------------------------------------
+
+/// h(s) by hand: `h_ratio(3, 1, d = 10, ε = 0.1) = 3/(1 + 1) = 1.5` (the main-text reading
+/// `3/1 + dε = 4` fails). Sparse bound, `E‖a‖₁ = 4, E‖b̄‖₁ = 1, d = 10, ε = 0.1, s = 3, M' = 0.01`:
+/// `1/(4 + 1 − 1) = 0.25`, staleness corrected `(3·3−1)·0.01/(2·1) = 0.04` → 0.29, printed
+/// `3·0.01/1 = 0.03` → 0.28; equal at s = 1. The corrected staleness constant equals the brute-force
+/// `max_{k<s} (1/s)Σ_{i=1}^{s}(k+i)` for s ≤ 100. `E‖a‖₁` for d = 50, σ = 1, C = 2, b = 4, s = 4:
+/// `50·√(2/π)·0.25 = 9.97356…`. Mutants: `dε` outside the ratio; `sM'` in the corrected bound
+/// (fails at s = 3); `√(1/π)`; `√s` dropped.
+#[test]
+fn golden_h_functions() {
+    assert_rel(h_ratio(3.0, 1.0, 10, 0.1).unwrap(), 1.5, 1e-15, "h ratio");
+    assert_rel(h_upper_bound_sparse(4.0, 1.0, 10, 0.1, 3, 0.01).unwrap(), 0.29, 1e-14, "corrected");
+    assert_rel(h_upper_bound_sparse_printed(4.0, 1.0, 10, 0.1, 3, 0.01).unwrap(), 0.28, 1e-14, "printed");
+    assert_eq!(
+        h_upper_bound_sparse(4.0, 1.0, 10, 0.1, 1, 0.01).unwrap(),
+        h_upper_bound_sparse_printed(4.0, 1.0, 10, 0.1, 1, 0.01).unwrap()
+    );
+    for s in 1..=100u64 {
+        let brute = (0..s).map(|k| (1..=s).map(|i| (k + i) as f64).sum::<f64>() / s as f64).fold(0.0, f64::max);
+        // first part is 0 at E‖b̄‖₁ = 0; d ε = 1, M' = 1 leaves the staleness constant.
+        assert_rel(h_upper_bound_sparse(1.0, 0.0, 1, 1.0, s, 1.0).unwrap(), brute, 1e-14, "staleness constant");
+    }
+    assert_rel(
+        expected_avg_noise_l1(50, 1.0, 2.0, 4, 4).unwrap(),
+        12.5 * (2.0 / std::f64::consts::PI).sqrt(),
+        1e-14,
+        "E||a||_1",
+    );
+    invalid(h_upper_bound_sparse(1.0, 1.0, 10, 0.1, 3, 0.01), "e_b_l1");
+}
+
+/// Monte Carlo of `E‖a‖₁`, `a = (1/s)Σ_{i=1}^{s} N^i`, `N^i ~ N(0, (σC/b)² I_d)` (d = 50, σ = 1,
+/// C = 2, b = 4, s = 4, K = 20 000 repetitions, N = dK = 10⁶ coordinates, each from s fresh
+/// standard normals). Margin (derived, false-failure ≤ 1e-6): the per-coordinate mean
+/// `(1/N)Σ|a_j|` is a Lipschitz function of the sN standard normals with constant
+/// `(σC/(bs))·√s/√N = sd/√N` (sd = σC/(b√s) = 0.25), so by Gaussian concentration
+/// `P(|mean − E| ≥ u) ≤ 2e^{−Nu²/(2 sd²)}`; `u = sd·√(2 ln(2·10⁶)/N) = 1.347e-3` makes it 1e-6.
+/// E = `sd·√(2/π)` = 0.19947. Mutants: `√(1/π)` (E = 0.1410), no `1/√s` (0.3989), variance
+/// `σ²C²/(b s)` (0.3989) all miss by ≫ u.
+#[test]
+fn stat_expected_avg_noise_l1_monte_carlo() {
+    let (d, sigma, c, b, s, k) = (50u64, 1.0, 2.0, 4u64, 4u64, 20_000u64);
+    let mut rng = Seeds::new(221_200_309).stream(Stream::Other(3));
+    let scale = sigma * c / b as f64;
+    let mut total = 0.0;
+    for _ in 0..k {
+        for _ in 0..d {
+            let sum: f64 = (0..s).map(|_| scale * standard_normal(&mut rng)).sum();
+            total += (sum / s as f64).abs();
+        }
+    }
+    let n = (d * k) as f64;
+    let mean = total / n;
+    let sd = sigma * c / (b as f64 * (s as f64).sqrt());
+    let u = sd * (2.0 * (2e6f64).ln() / n).sqrt();
+    let expected = expected_avg_noise_l1(d, sigma, c, b, s).unwrap() / d as f64;
+    assert!((mean - expected).abs() <= u, "MC mean {mean} vs {expected} (margin {u})");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corollary 1, Theorem 3, Theorem 1
+// ---------------------------------------------------------------------------------------------
+
+/// Cor. 1 noise terms by hand: σ = 1, C = 2, b = 2, d = 3, T = 2: DP-SGD `(3 + 3/√2)/2`,
+/// DP² with `E‖D‖₁ = (3, 1.5)`: `(3 + 1.5/√2)/2`, smaller; DP² with `D = 1` equals DP-SGD on
+/// T = 1000. Mutant: noise weight `1/t` for `1/√t` fails the hand values.
+#[test]
+fn golden_corollary1_noise_terms() {
+    let r2 = 2f64.sqrt();
+    assert_rel(corollary1_noise_term_dp_sgd(1.0, 2.0, 2, 3, 2).unwrap(), (3.0 + 3.0 / r2) / 2.0, 1e-14, "DP-SGD");
+    assert_rel(corollary1_noise_term_dp2(1.0, 2.0, 2, &[3.0, 1.5]).unwrap(), (3.0 + 1.5 / r2) / 2.0, 1e-14, "DP2");
+    let ones = vec![50.0; 1000];
+    assert_rel(
+        corollary1_noise_term_dp2(1.0, 0.5, 64, &ones).unwrap(),
+        corollary1_noise_term_dp_sgd(1.0, 0.5, 64, 50, 1000).unwrap(),
+        1e-12,
+        "D = 1",
+    );
+}
+
+/// Thm. 3 by hand: F = 1, α = 0.1, T = 10, L = 2, M = 4 (C = 1), τ² = 1, ε = 0.5, b = 2, d = 3,
+/// σ = 2: `√M + 1 = 3`, first term `2·3·1/(0.1·10) = 6`, second
+/// `2·0.1·2·3·(1/(2·0.25·2) + 3·4·1/(2·4)) = 1.2·2.5 = 3`; total 9. Notes' prototype (§4.4):
+/// n = 2000, d = 50, b = 20, T = 1000, s = 50, L = C²/4, τ² = C², F = ln 2, α = min(ε,1)/L,
+/// binary features with max nnz 8 (C = √8, which reproduces both quoted numbers): σ = 1, ε = 0.5
+/// → 5.0; σ = 2, ε = 1 → 16.9 (half a unit in the last digit: ±0.05). Each hypothesis violated
+/// → `InvalidParameter` naming it: `Lα/ε > 1` (alpha), `α > 1/L` with ε > 1 (alpha), ε > 1
+/// (eps_adapt), F < 0 (f_w1_minus_inf), M < C² (m). Rate: d = 100, n = 1000, ε_p = 1, τ² = 4,
+/// b = 4: re-derived `0.01 + 4/(4·10) = 0.11`, printed `0.01 + 4/√400 = 0.21`; the re-derived
+/// second term scales as 1/b, the printed as 1/√b. Mutants: `ε` for `ε²` fails 9 and 5.0;
+/// `√M + ε` for `√M + 1` fails 9; a dropped hypothesis check fails the `Err` cases.
+#[test]
+fn golden_theorem3() {
+    assert_rel(theorem3_bound(1.0, 0.1, 10, 2.0, 4.0, 1.0, 0.5, 2, 3, 2.0, 1.0).unwrap(), 9.0, 1e-14, "hand");
+
+    let c2 = 8.0f64;
+    let c = c2.sqrt();
+    let l = c2 / 4.0;
+    for &(sigma, eps, quoted) in &[(1.0, 0.5, 5.0), (2.0, 1.0, 16.9)] {
+        let m = lemma1_m(c, sigma, 50, 20).unwrap();
+        let alpha = f64::min(eps, 1.0) / l;
+        let rhs = theorem3_bound(2f64.ln(), alpha, 1000, l, m, c2, eps, 20, 50, sigma, c).unwrap();
+        assert!((rhs - quoted).abs() <= 0.05, "prototype RHS {rhs} vs {quoted}");
+    }
+
+    invalid(theorem3_bound(1.0, 0.3, 10, 2.0, 4.0, 1.0, 0.5, 2, 3, 2.0, 1.0), "alpha");
+    invalid(theorem3_bound(1.0, 0.6, 10, 2.0, 4.0, 1.0, 2.0, 2, 3, 2.0, 1.0), "alpha");
+    invalid(theorem3_bound(1.0, 0.1, 10, 2.0, 4.0, 1.0, 2.0, 2, 3, 2.0, 1.0), "eps_adapt");
+    invalid(theorem3_bound(-1.0, 0.1, 10, 2.0, 4.0, 1.0, 0.5, 2, 3, 2.0, 1.0), "f_w1_minus_inf");
+    invalid(theorem3_bound(1.0, 0.1, 10, 2.0, 0.5, 1.0, 0.5, 2, 3, 2.0, 1.0), "m");
+    // On the boundary Lα/ε = 1 (computed in floating point) the bound is accepted.
+    assert!(theorem3_bound(1.0, 0.25, 10, 2.0, 4.0, 1.0, 0.5, 2, 3, 2.0, 1.0).is_ok());
+
+    assert_rel(theorem3_rate_unit_constant(100, 1000, 1.0, 4.0, 4).unwrap(), 0.11, 1e-14, "re-derived rate");
+    assert_rel(theorem3_rate_printed_unit_constant(100, 1000, 1.0, 4.0, 4).unwrap(), 0.21, 1e-14, "printed rate");
+    let first = 0.01;
+    let r4 = theorem3_rate_unit_constant(100, 1000, 1.0, 4.0, 16).unwrap() - first;
+    let p4 = theorem3_rate_printed_unit_constant(100, 1000, 1.0, 4.0, 16).unwrap() - first;
+    assert_rel(r4, 0.1 / 4.0, 1e-12, "1/b scaling");
+    assert_rel(p4, 0.2 / 2.0, 1e-12, "1/sqrt(b) scaling");
+}
+
+/// Thm. 1 with `c2 = 1` by hand: q = 0.01, T = 10⁴, δ = e⁻⁴: `σ = 0.01·√(4·10⁴)/1 = 2`; the
+/// asymptotic ε at σ = 2 is `2·0.01·200/2 = 2`. The asymptotic is not a bound: in the MovieLens
+/// setting (q = 0.0008, σ = 0.5, T = 62 500, δ = 1e-6) it gives 2.97, far below the notes'
+/// accountant value 11.769820 (§3.2). Mutant: `ln δ` in place of `ln(1/δ)` gives NaN/Err.
+#[test]
+fn golden_theorem1_trend_functions() {
+    let d = (-4.0f64).exp();
+    assert_rel(theorem1_sigma_unit_constant(0.01, 10_000, d, 1.0).unwrap(), 2.0, 1e-14, "sigma, c2 = 1");
+    assert_rel(theorem1_epsilon_asymptotic_not_a_bound(0.01, 10_000, d, 2.0).unwrap(), 2.0, 1e-14, "asymptotic");
+    let approx = theorem1_epsilon_asymptotic_not_a_bound(0.0008, 62_500, 1e-6, 0.5).unwrap();
+    assert!((approx - 2.9735).abs() < 1e-4 && approx < 11.769820, "asymptotic {approx}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invalid inputs
+// ---------------------------------------------------------------------------------------------
+
+/// Every function refuses invalid input with `InvalidParameter` naming it (or `Empty` /
+/// `NonFinite` for slices): NaN, ±∞, negatives, zero counts, s = 0, s > T, β ∉ (0, 1),
+/// α ∉ (0, 1], δ ∉ (0, 1), q ∉ (0, 1]. Mutant: a missing check returns a number (or NaN).
+#[test]
+fn invalid_inputs_are_refused() {
+    let nan = f64::NAN;
+    invalid(lemma1_m(0.0, 1.0, 1, 1), "c");
+    invalid(lemma1_m(nan, 1.0, 1, 1), "c");
+    invalid(lemma1_m(1.0, -1.0, 1, 1), "sigma");
+    invalid(lemma1_m(1.0, f64::INFINITY, 1, 1), "sigma");
+    invalid(lemma1_m(1.0, 1.0, 0, 1), "delay_s");
+    invalid(lemma1_m(1.0, 1.0, 1, 0), "batch_b");
+    invalid(lemma1_expected_v_rmsprop(nan, 1.0, 1.0, 1, 1, 0.5, 1), "g_j");
+    for beta in [0.0, 1.0, -0.1, nan] {
+        invalid(lemma1_expected_v_rmsprop(1.0, 1.0, 1.0, 1, 1, beta, 1), "beta");
+        invalid(kappa_min(0.5, 1.0, 1.0, 0.1, beta), "beta");
+    }
+    invalid(lemma1_expected_v_adagrad(f64::INFINITY, 1.0, 1.0, 1, 1, 1), "g_j");
+    invalid(expected_d_bound(-1.0, 0.1), "m");
+    invalid(expected_d_bound(1.0, 0.0), "eps_adapt");
+
+    for alpha in [0.0, 1.5, -0.5, nan] {
+        invalid(theorem2_learning_rate(alpha, 1, 1), "alpha");
+        invalid(theorem2_learning_rate_printed_floors(alpha, 1, 1), "alpha");
+        invalid(theorem2_bound(1.0, 1.0, alpha, 1, 1.0, &[1.0]), "alpha");
+        invalid(kappa_min(alpha, 1.0, 1.0, 0.1, 0.5), "alpha");
+    }
+    invalid(theorem2_learning_rate(0.5, 0, 1), "t");
+    invalid(theorem2_learning_rate(0.5, 1, 0), "delay_s");
+    invalid(theorem2_alpha(0.0, 1.0), "eps_adapt");
+    invalid(theorem2_alpha(nan, 1.0), "eps_adapt");
+    invalid(theorem2_alpha_eq18(0.1, -1.0), "m");
+    invalid(kappa_min(0.5, 1.0, -1.0, 0.1, 0.5), "h_s");
+    invalid(t_nu_indices(0, 5), "delay_s");
+    invalid(t_nu_indices(1, 0), "steps_t");
+    invalid(t_nu_cardinality_main(6, 5), "delay_s");
+    invalid(t_nu_cardinality_appendix(6, 5), "delay_s");
+    invalid(expected_noise_d_norm(1.0, 1.0, 1, -1.0), "d_l1");
+    invalid(expected_noise_d_norm(1.0, 1.0, 0, 1.0), "batch_b");
+    assert!(matches!(theorem2_noise_term(0.5, 1, &[]), Err(Error::Empty { .. })));
+    assert!(matches!(theorem2_noise_term(0.5, 1, &[1.0, nan]), Err(Error::NonFinite { index: 1, .. })));
+    invalid(theorem2_noise_term(0.5, 1, &[1.0, -1.0]), "noise_d_norms");
+    invalid(theorem2_noise_term(0.5, 3, &[1.0, 1.0]), "delay_s");
+    invalid(theorem2_bound(-1.0, 1.0, 0.5, 1, 1.0, &[1.0]), "r");
+    invalid(theorem2_bound(1.0, nan, 0.5, 1, 1.0, &[1.0]), "kappa");
+    invalid(theorem2_bound_printed(1.0, 1.0, 0.5, 1, -1.0, &[1.0]), "sum_d_l1_over_t_nu");
+
+    invalid(h_ratio(-1.0, 1.0, 1, 0.1), "mean_g_l1");
+    invalid(h_ratio(1.0, nan, 1, 0.1), "mean_avg_acc_l1");
+    invalid(h_ratio(1.0, 1.0, 0, 0.1), "d");
+    invalid(h_ratio(1.0, 1.0, 1, 0.0), "eps_adapt");
+    invalid(h_upper_bound_sparse(4.0, 1.0, 10, 0.1, 0, 0.01), "delay_s");
+    invalid(h_upper_bound_sparse_printed(4.0, 1.0, 10, 0.1, 1, -0.01), "m_prime");
+    invalid(h_upper_bound_sparse(nan, 1.0, 10, 0.1, 1, 0.01), "e_a_l1");
+    invalid(expected_avg_noise_l1(0, 1.0, 1.0, 1, 1), "d");
+    invalid(expected_avg_noise_l1(1, 1.0, 1.0, 1, 0), "delay_s");
+
+    assert!(matches!(corollary1_noise_term_dp2(1.0, 1.0, 1, &[]), Err(Error::Empty { .. })));
+    assert!(matches!(corollary1_noise_term_dp2(1.0, 1.0, 1, &[nan]), Err(Error::NonFinite { .. })));
+    invalid(corollary1_noise_term_dp2(1.0, 1.0, 1, &[-1.0]), "d_l1");
+    invalid(corollary1_noise_term_dp_sgd(1.0, 1.0, 1, 1, 0), "steps_t");
+    invalid(corollary1_noise_term_dp_sgd(1.0, 1.0, 1, 0, 1), "d");
+
+    let ok = (1.0, 0.1, 10u64, 2.0, 4.0, 1.0, 0.5, 2u64, 3u64, 2.0, 1.0);
+    invalid(theorem3_bound(nan, ok.1, ok.2, ok.3, ok.4, ok.5, ok.6, ok.7, ok.8, ok.9, ok.10), "f_w1_minus_inf");
+    invalid(theorem3_bound(ok.0, 0.0, ok.2, ok.3, ok.4, ok.5, ok.6, ok.7, ok.8, ok.9, ok.10), "alpha");
+    invalid(theorem3_bound(ok.0, ok.1, 0, ok.3, ok.4, ok.5, ok.6, ok.7, ok.8, ok.9, ok.10), "t_steps");
+    invalid(theorem3_bound(ok.0, ok.1, ok.2, 0.0, ok.4, ok.5, ok.6, ok.7, ok.8, ok.9, ok.10), "l_smooth");
+    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, nan, ok.5, ok.6, ok.7, ok.8, ok.9, ok.10), "m");
+    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, -1.0, ok.6, ok.7, ok.8, ok.9, ok.10), "tau2");
+    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, ok.5, 0.0, ok.7, ok.8, ok.9, ok.10), "eps_adapt");
+    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, ok.5, ok.6, 0, ok.8, ok.9, ok.10), "batch_b");
+    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, ok.5, ok.6, ok.7, 0, ok.9, ok.10), "d");
+    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, ok.5, ok.6, ok.7, ok.8, -2.0, ok.10), "sigma");
+    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, ok.5, ok.6, ok.7, ok.8, ok.9, 0.0), "c");
+    invalid(theorem3_rate_unit_constant(0, 1, 1.0, 1.0, 1), "d");
+    invalid(theorem3_rate_printed_unit_constant(1, 0, 1.0, 1.0, 1), "n");
+    invalid(theorem3_rate_unit_constant(1, 1, 0.0, 1.0, 1), "eps_priv");
+
+    for q in [0.0, 1.5, nan] {
+        invalid(theorem1_sigma_unit_constant(q, 1, 1e-5, 1.0), "q");
+    }
+    for delta in [0.0, 1.0, nan] {
+        invalid(theorem1_sigma_unit_constant(0.1, 1, delta, 1.0), "delta");
+        invalid(theorem1_epsilon_asymptotic_not_a_bound(0.1, 1, delta, 1.0), "delta");
+    }
+    invalid(theorem1_sigma_unit_constant(0.1, 0, 1e-5, 1.0), "steps_t");
+    invalid(theorem1_sigma_unit_constant(0.1, 1, 1e-5, 0.0), "eps_priv");
+    invalid(theorem1_epsilon_asymptotic_not_a_bound(0.1, 1, 1e-5, 0.0), "sigma");
+}
