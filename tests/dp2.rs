@@ -586,3 +586,43 @@ fn sparse_oracle_equals_the_dense_reference() {
     }
     assert_eq!(sparse.evaluate(&w).unwrap().accuracy, reference.evaluate(&w).unwrap().accuracy);
 }
+
+/// P18, the noise identity of Theorem 2/Corollary 1, `E‖N‖²_D = (σ²C²/b²)·‖D‖₁`, on the real
+/// adaptive releases: with all-zero records every adaptive release is pure noise N^t, and D^t
+/// (a function of the SGD-phase noise only, so independent of N^t) is recorded. Conditionally on
+/// the D's, `X = Σ_t Σ_j D_{t,j}(N^t_j)²` is a weighted χ² with weights `a = (σC2/b)²·D`, and
+/// Laurent–Massart gives `P(X − E ≥ 2√(Σa²·x) + 2·max a·x) ≤ e^{−x}` and
+/// `P(E − X ≥ 2√(Σa²·x)) ≤ e^{−x}`; with x = ln(2·10⁶) both tails together fail with probability
+/// ≤ 1e-6. Twins on the same draws: weighting by D² (the noise divided by D, as in variant 2,
+/// read as DP²) or C1 in place of C2 (×1/9 here) fall outside.
+#[test]
+fn p18_expected_noise_d_norm() {
+    let (p, n) = (6usize, 16usize);
+    let data = SparseDataset::from_rows(&vec![vec![]; n], vec![1.0; n], p).unwrap();
+    let oracle = SparseGlm { loss: Loss::Logistic, data: &data };
+    let (c1, c2, b, sig) = (1.0, 3.0, 16.0, 0.9);
+    let (mut x, mut x_d2) = (0.0, 0.0);
+    let mut weights = Vec::new();
+    for r in 0..150u64 {
+        let mut cfg = Dp2Config::new(RMS, 24, (4, 4), (0.1, 0.1), (c1, c2), 1.0, sigma(sig)).with_batch_size_b(b);
+        cfg.sampler = BatchSampler::Full;
+        cfg.eps_adapt = 0.05;
+        let mut trace = Trace::default();
+        dp2(&oracle, &cfg, Seeds::new(7000 + r), &mut trace).unwrap();
+        for (t, d) in &trace.preconditioners {
+            for (gj, dj) in trace.noisy_gradients[*t as usize].iter().zip(d) {
+                x += dj * gj * gj;
+                x_d2 += dj * dj * gj * gj;
+                weights.push((sig * c2 / b).powi(2) * dj);
+            }
+        }
+    }
+    let mean: f64 = weights.iter().sum();
+    let sum_sq: f64 = weights.iter().map(|a| a * a).sum();
+    let max = weights.iter().copied().fold(0.0, f64::max);
+    let xx = (2e6f64).ln();
+    let (lo, hi) = (mean - 2.0 * (sum_sq * xx).sqrt(), mean + 2.0 * (sum_sq * xx).sqrt() + 2.0 * max * xx);
+    assert!(lo <= x && x <= hi, "sum D N^2 = {x} outside [{lo}, {hi}] (expected {mean})");
+    assert!(!(lo <= x_d2 && x_d2 <= hi), "weighting by D^2 accepted: {x_d2}");
+    assert!(!(lo <= x / 9.0 && x / 9.0 <= hi), "C1 for C2 accepted");
+}
