@@ -186,6 +186,17 @@ pub fn bracket_root(
     Ok(b)
 }
 
+/// `sign(x)` with `sign(0) = 0` (Rust's `signum` gives ±1 at ±0).
+pub fn sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

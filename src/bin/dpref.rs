@@ -534,6 +534,9 @@ fn calibrate(args: &CalibrateArgs) -> Result<()> {
 
 const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise", "dpagd", "dp2"];
 
+/// An experiment of `reproduce`: (quick, seed, out) → its Markdown report.
+type ExperimentFn = fn(bool, u64, &std::path::Path) -> Result<String>;
+
 fn reproduce(args: &ReproduceArgs) -> Result<()> {
     let selected: Vec<String> = if args.experiments.is_empty() {
         EXPERIMENTS.iter().map(|s| s.to_string()).collect()
@@ -557,28 +560,19 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
             std::fs::write(&path, &md)
                 .map_err(|e| Error::Io { path: path.display().to_string(), message: e.to_string() })?;
         }
-        if name == "adaptive-noise" {
+        let experiment: Option<(ExperimentFn, &str)> = match name.as_str() {
+            "adaptive-noise" => {
+                Some((|q, s, o| dpref::experiments::adaptive_noise::run(q, s, o).map(|r| r.markdown), "adaptive_noise"))
+            }
+            "dpagd" => Some((|q, s, o| dpref::experiments::dpagd::run(q, s, o).map(|r| r.markdown), "dpagd")),
+            "dp2" => Some((|q, s, o| dpref::experiments::dp2::run(q, s, o).map(|r| r.markdown), "dp2")),
+            _ => None,
+        };
+        if let Some((run, file)) = experiment {
             let t = std::time::Instant::now();
-            let report = dpref::experiments::adaptive_noise::run(args.quick, args.seed, &args.out)?;
-            println!("{}", report.markdown);
+            println!("{}", run(args.quick, args.seed, &args.out)?);
             println!(
-                "(written to {}/adaptive_noise.md and adaptive_noise.svg in {:.1} s)\n",
-                args.out.display(),
-                t.elapsed().as_secs_f64()
-            );
-        }
-        if name == "dp2" {
-            let t = std::time::Instant::now();
-            let report = dpref::experiments::dp2::run(args.quick, args.seed, &args.out)?;
-            println!("{}", report.markdown);
-            println!("(written to {}/dp2.md and dp2.svg in {:.1} s)\n", args.out.display(), t.elapsed().as_secs_f64());
-        }
-        if name == "dpagd" {
-            let t = std::time::Instant::now();
-            let report = dpref::experiments::dpagd::run(args.quick, args.seed, &args.out)?;
-            println!("{}", report.markdown);
-            println!(
-                "(written to {}/dpagd.md and dpagd.svg in {:.1} s)\n",
+                "(written to {}/{file}.md and {file}.svg in {:.1} s)\n",
                 args.out.display(),
                 t.elapsed().as_secs_f64()
             );

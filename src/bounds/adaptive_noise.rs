@@ -1070,16 +1070,7 @@ pub fn c_hat_from_sigma_hat(sigma_hat: &[f64], moment_ratio_r: f64) -> Result<Ve
 // Theorems 4 and 5 (lower bounds) and the reduction of Theorem 4
 // ---------------------------------------------------------------------------------------------
 
-/// `sign` with `sign(0) = 0` (Rust's `signum` gives ±1 at ±0).
-fn sign(x: f64) -> f64 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else {
-        0.0
-    }
-}
+use crate::special::sign;
 
 fn check_lower_bound_inputs(sigma: &[f64], n: u64, epsilon: f64, omega_constant: f64) -> Result<(f64, f64)> {
     check_nonnegative_sigma(sigma)?;

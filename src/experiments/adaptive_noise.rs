@@ -153,11 +153,7 @@ fn run_once(
     Ok((final_loss, rec.curve))
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 { v[m] } else { 0.5 * (v[m - 1] + v[m]) }
-}
+use super::median;
 
 /// The result of one (method, ε) cell.
 #[derive(Debug, Clone)]

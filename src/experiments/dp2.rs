@@ -148,11 +148,7 @@ impl Observer for EpochAccuracy<'_> {
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 { v[m] } else { 0.5 * (v[m - 1] + v[m]) }
-}
+use super::median;
 
 /// Sizes of the shrunk experiment.
 struct Size {

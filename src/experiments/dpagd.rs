@@ -106,11 +106,7 @@ pub struct Report {
     pub markdown: String,
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 { v[m] } else { 0.5 * (v[m - 1] + v[m]) }
-}
+use super::median;
 
 /// Runs the experiment; writes `dpagd.md` and `dpagd.svg` under `out`.
 ///

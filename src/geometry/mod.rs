@@ -15,15 +15,20 @@
 use crate::error::{Error, Result, check};
 use crate::linalg::{norm_diag_mahalanobis, norm_l2};
 
+/// The factor `min(1, C/‖x‖₂)` that [`clip_l2`] applies to a vector of norm `norm`: exactly 1
+/// when `norm ≤ C` or `C = ∞`. The one definition of the clip, shared by the code paths that know
+/// a per-example norm without materialising the vector (the MLP's factored norms, sparse GLMs).
+pub fn clip_scale(norm: f64, c: f64) -> f64 {
+    if norm <= c || c.is_infinite() { 1.0 } else { c / norm }
+}
+
 /// `x ← x·min(1, C/‖x‖₂)`; returns the factor applied. `C = ∞` leaves x unchanged.
 pub fn clip_l2(x: &mut [f64], c: f64) -> f64 {
-    let n = norm_l2(x);
-    if n <= c || c.is_infinite() {
-        return 1.0;
-    }
-    let f = c / n;
-    for v in x.iter_mut() {
-        *v *= f;
+    let f = clip_scale(norm_l2(x), c);
+    if f != 1.0 {
+        for v in x.iter_mut() {
+            *v *= f;
+        }
     }
     f
 }

@@ -208,8 +208,7 @@ impl Model for Mlp {
             let y = self.class(data.label(i));
             self.forward(w, data.row(i), y, &mut ws);
             let norm = self.backward(w, y, &mut ws).sqrt();
-            // the scale of `geometry::clip_l2`: unchanged when ‖g‖ ≤ C
-            let scale = if norm <= clip || clip.is_infinite() { 1.0 } else { clip / norm };
+            let scale = crate::geometry::clip_scale(norm, clip);
             self.add_gradient(scale, &ws, out);
         }
     }

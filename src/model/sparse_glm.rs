@@ -67,8 +67,7 @@ impl GradientOracle for SparseGlm<'_> {
             }
             let d = |j: usize| precondition.map_or(1.0, |d| d[j]);
             let norm = g.abs() * idx.iter().zip(val).map(|(&j, &x)| (x / d(j)).powi(2)).sum::<f64>().sqrt();
-            // the scale of `geometry::clip_l2`: unchanged when ‖u‖ ≤ C
-            let scale = if norm <= clip || clip.is_infinite() { 1.0 } else { clip / norm };
+            let scale = crate::geometry::clip_scale(norm, clip);
             for (&j, &x) in idx.iter().zip(val) {
                 out[j] += scale * (g * x / d(j));
             }

@@ -62,20 +62,9 @@ impl Preconditioner {
             *vj = match self {
                 Preconditioner::RmsProp { beta } => beta * *vj + (1.0 - beta) * g2,
                 Preconditioner::AdaGrad => *vj + g2,
-                Preconditioner::Yogi { beta } => *vj + (1.0 - beta) * sign(g2 - *vj) * g2,
+                Preconditioner::Yogi { beta } => *vj + (1.0 - beta) * crate::special::sign(g2 - *vj) * g2,
             };
         }
-    }
-}
-
-/// sign(x) ∈ {−1, 0, 1}.
-fn sign(x: f64) -> f64 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else {
-        0.0
     }
 }
 
