@@ -28,6 +28,14 @@ use rayon::prelude::*;
 use std::path::Path;
 
 const DELTA: f64 = 1e-5;
+/// DP-SGD's α (and the SGD phase's α1 of the DP² family).
+const SGD_RATES: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+/// DP-RMSProp's and DP-AdaGrad's α.
+const ADAPTIVE_RATES: [f64; 6] = [0.001, 0.003, 0.01, 0.03, 0.1, 0.3];
+/// DP²'s α2 as a multiple of α1·C1/C2 (equal step lengths at scale 1).
+const DP2_SCALES: [f64; 6] = [0.003, 0.01, 0.03, 0.1, 0.3, 1.0];
+/// Variant 2's α2 (its adaptive steps divide the noisy gradient by D, so they are much longer).
+const VARIANT2_RATES: [f64; 6] = [1e-5, 3e-5, 1e-4, 3e-4, 0.001, 0.003];
 const BATCH: f64 = 64.0;
 /// The budget of every method (the paper's IMDB setting gives ε ≈ 3.03 at σ = 1).
 pub const EPSILON: f64 = 3.0;
@@ -244,12 +252,12 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
         Ok(scores.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)).map(|s| s.1).expect("invariant: a non-empty grid"))
     };
     // DP-SGD first: its α1 is the SGD-phase rate of the DP² family (the paper tunes both).
-    let sgd_grid: Vec<Hyper> = [0.5, 1.0, 2.0, 4.0].iter().map(|&lr| Hyper { lr_sgd: lr, ..base }).collect();
+    let sgd_grid: Vec<Hyper> = SGD_RATES.iter().map(|&lr| Hyper { lr_sgd: lr, ..base }).collect();
     let best_sgd = tune(Method::DpSgd, sgd_grid.clone())?;
-    let adaptive_grid: Vec<Hyper> = [0.003, 0.01, 0.03, 0.1].iter().map(|&lr| Hyper { lr_sgd: lr, ..base }).collect();
+    let adaptive_grid: Vec<Hyper> = ADAPTIVE_RATES.iter().map(|&lr| Hyper { lr_sgd: lr, ..base }).collect();
     let mut dp2_grid = Vec::new();
     for clip_adaptive in [0.5, 2.0] {
-        for scale in [0.003, 0.01, 0.03, 0.1, 0.3] {
+        for scale in DP2_SCALES {
             for delay in [steps_per_epoch / 2, steps_per_epoch] {
                 dp2_grid.push(Hyper {
                     lr_sgd: best_sgd.lr_sgd,
@@ -261,7 +269,7 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
             }
         }
     }
-    let variant2_grid: Vec<Hyper> = [1e-4, 3e-4, 0.001, 0.003, 0.01]
+    let variant2_grid: Vec<Hyper> = VARIANT2_RATES
         .iter()
         .flat_map(|&lr| {
             [steps_per_epoch / 2, steps_per_epoch].map(|delay| Hyper {
@@ -342,12 +350,32 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
             r.sigma,
             r.epsilon,
             h.lr_sgd,
-            opt(format!("{:.4}", h.lr_adaptive)),
+            opt(format!("{:.3e}", h.lr_adaptive)),
             h.clip_sgd,
             opt(format!("{}", h.clip_adaptive)),
             opt(format!("{}", h.delay)),
             r.train_loss,
             r.test_accuracy
+        );
+    }
+    let at_edge: Vec<String> = rows
+        .iter()
+        .filter_map(|r| {
+            let h = r.hyper;
+            let (value, grid): (f64, &[f64]) = match r.method {
+                Method::DpSgd => (h.lr_sgd, &SGD_RATES),
+                Method::DpRmsProp | Method::DpAdaGrad => (h.lr_sgd, &ADAPTIVE_RATES),
+                Method::Variant2 => (h.lr_adaptive, &VARIANT2_RATES),
+                _ => (h.lr_adaptive * h.clip_adaptive / (h.lr_sgd * h.clip_sgd), &DP2_SCALES),
+            };
+            let edge = |g: f64| (value - g).abs() <= 1e-9 * g;
+            (edge(grid[0]) || edge(grid[grid.len() - 1])).then(|| r.method.name().to_string())
+        })
+        .collect();
+    if !at_edge.is_empty() {
+        md += &format!(
+            "\nStep sizes chosen at an edge of their grid (the method may be under-tuned there): {}.\n",
+            at_edge.join(", ")
         );
     }
     md += &format!("\n{verdict}\n");
