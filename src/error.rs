@@ -74,7 +74,7 @@ pub enum Error {
     },
 }
 
-/// `Result` with the crate's [`Error`].
+/// `Result` with the crate's [`enum@Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {

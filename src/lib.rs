@@ -16,7 +16,7 @@
 //! | [`special`] | log-space arithmetic, `ln erfc`, normal CDF, the bracketed root finder |
 //! | [`linalg`] | norms over faer |
 //! | [`noise`] | Gaussian (isotropic, diagonal), Laplace, report-noisy-max/min, exponential mechanism |
-//! | [`model`] | models with per-example gradients: GLM adapter, MLP (factored norms), [ZCHWB]'s non-convex test problem |
+//! | [`model`] | models with per-example gradients: GLM adapter, MLP (factored norms), \[ZCHWB\]'s non-convex test problem |
 //! | [`accounting`] | events, RDP accountant, conversions, analytic Gaussian, zCDP, composition, calibration |
 //! | [`experiments`] | the papers' settings and experiments behind `dpref reproduce` |
 //!

@@ -17,7 +17,7 @@ pub enum BatchSampler {
         /// q ∈ (0, 1].
         q: f64,
     },
-    /// b indices i.i.d. uniform on [n] (the printed [ADFJT] algorithms; no accountant).
+    /// b indices i.i.d. uniform on {0, …, n − 1} (the printed \[ADFJT\] algorithms; no accountant).
     WithReplacement {
         /// b ≥ 1.
         batch_size: usize,

@@ -230,7 +230,7 @@ pub enum SamplingScheme {
         /// b.
         batch_size: u64,
     },
-    /// b indices i.i.d. uniform on [n].
+    /// b indices i.i.d. uniform on {0, …, n − 1}.
     WithReplacement {
         /// n.
         dataset_size: u64,

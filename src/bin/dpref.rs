@@ -38,28 +38,28 @@ enum Command {
 enum AlgorithmArg {
     /// DP-SGD (Abadi et al. 2016): per-example l2 clip C, Gaussian noise sigma*C.
     DpSgd,
-    /// PASAN ([ADFJT] Alg. 1): ellipsoid clipping, noise z*A^{-1/2}w, AdaGrad-norm steps.
+    /// PASAN (\[ADFJT\] Alg. 1): ellipsoid clipping, noise z*A^{-1/2}w, AdaGrad-norm steps.
     Pasan,
-    /// PAGAN ([ADFJT] Alg. 2): ellipsoid clipping, noise z*A^{-1/2}w, diagonal AdaGrad steps.
+    /// PAGAN (\[ADFJT\] Alg. 2): ellipsoid clipping, noise z*A^{-1/2}w, diagonal AdaGrad steps.
     Pagan,
-    /// DP-GD ([ZCHWB]): --variant minibatch is DP-SGD's privatised gradient with plain steps;
+    /// DP-GD (\[ZCHWB\]): --variant minibatch is DP-SGD's privatised gradient with plain steps;
     /// --variant paper is Algorithm 1 with psi = 1 (full batch, output w_R).
     DpGd,
-    /// DP-RMSProp ([ZCHWB]): minibatch = PyTorch RMSprop (alpha = --beta2, eps = --nu) on the
+    /// DP-RMSProp (\[ZCHWB\]): minibatch = PyTorch RMSprop (alpha = --beta2, eps = --nu) on the
     /// privatised gradient; paper = Algorithm 1 (v = min(psi, lambda), nu outside the root).
     DpRmsprop,
-    /// DP-Adam ([ZCHWB]): minibatch = PyTorch Adam (bias correction on by default); paper =
+    /// DP-Adam (\[ZCHWB\]): minibatch = PyTorch Adam (bias correction on by default); paper =
     /// Algorithm 1 without bias correction.
     DpAdam,
     /// DP-AdaGrad: PyTorch Adagrad (eps = --nu) on the privatised minibatch gradient (minibatch only).
     DpAdagrad,
-    /// DP²-RMSProp ([LZLRMS] Alg. 1): s1 DP-SGD steps, then s2 steps whose per-example gradients
+    /// DP²-RMSProp (\[LZLRMS\] Alg. 1): s1 DP-SGD steps, then s2 steps whose per-example gradients
     /// are divided by D = sqrt(v) + nu, clipped to C2 and noised; v updated once per cycle from
     /// the average of the s1 released noisy gradients (beta = --beta2).
     Dp2Rmsprop,
-    /// DP²-AdaGrad ([LZLRMS] App. D): v <- v + (G/s1)^2.
+    /// DP²-AdaGrad (\[LZLRMS\] App. D): v <- v + (G/s1)^2.
     Dp2Adagrad,
-    /// DP²-Yogi ([LZLRMS] App. D, misprint corrected): v <- v + (1 - beta) sign(g^2 - v) g^2.
+    /// DP²-Yogi (\[LZLRMS\] App. D, misprint corrected): v <- v + (1 - beta) sign(g^2 - v) g^2.
     Dp2Yogi,
 }
 
@@ -79,12 +79,12 @@ impl AlgorithmArg {
         }
     }
 
-    /// The [LZLRMS] DP² family.
+    /// The \[LZLRMS\] DP² family.
     fn is_dp2(self) -> bool {
         matches!(self, AlgorithmArg::Dp2Rmsprop | AlgorithmArg::Dp2Adagrad | AlgorithmArg::Dp2Yogi)
     }
 
-    /// The [ZCHWB] family (dp-gd, dp-rmsprop, dp-adam) and its minibatch kin dp-adagrad.
+    /// The \[ZCHWB\] family (dp-gd, dp-rmsprop, dp-adam) and its minibatch kin dp-adagrad.
     fn is_dpagd(self) -> bool {
         matches!(self, AlgorithmArg::DpGd | AlgorithmArg::DpRmsprop | AlgorithmArg::DpAdam | AlgorithmArg::DpAdagrad)
     }
@@ -101,9 +101,9 @@ enum AblationArg {
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum VariantArg {
     /// Poisson-sampled, per-example-clipped minibatch steps with PyTorch-style updates (what
-    /// users train with and what [ZCHWB]'s experiments ran).
+    /// users train with and what \[ZCHWB\]'s experiments ran).
     Minibatch,
-    /// [ZCHWB] Algorithm 1: full-batch gradient plus N(0, sigma^2 I), no bias correction, the
+    /// \[ZCHWB\] Algorithm 1: full-batch gradient plus N(0, sigma^2 I), no bias correction, the
     /// lambda cap, output w_R (what the theorems analyse). Only with --sampling full.
     Paper,
 }
@@ -112,11 +112,11 @@ enum VariantArg {
 enum OutputArg {
     /// (1/T) sum_{k=0}^{T-1} x^k (what the proofs bound).
     Average0,
-    /// (1/T) sum_{k=1}^{T} x^k (as printed in [ADFJT]).
+    /// (1/T) sum_{k=1}^{T} x^k (as printed in \[ADFJT\]).
     Average1,
     /// x^T.
     Last,
-    /// w_R with R uniform on {1..T} ([ZCHWB] --variant paper only; its default).
+    /// w_R with R uniform on {1..T} (\[ZCHWB\] --variant paper only; its default).
     Random,
 }
 
@@ -152,7 +152,7 @@ struct RunArgs {
     /// Noise multiplier sigma (std / clip on the sum); 0 is the non-private run.
     #[arg(long)]
     sigma: Option<f64>,
-    /// [ADFJT] only: the paper's noise multiplier sqrt(log(1/delta))/epsilon (not a certified
+    /// \[ADFJT\] only: the paper's noise multiplier sqrt(log(1/delta))/epsilon (not a certified
     /// calibration; the reported epsilon is what the accountant derives for it). Needs --epsilon, --delta.
     #[arg(long)]
     paper_noise: bool,
@@ -179,7 +179,7 @@ struct RunArgs {
     /// PASAN/PAGAN: projection onto the ellipsoid.
     #[arg(long, value_enum, default_value = "radial")]
     projection: ProjectionArg,
-    /// Which point is returned (default: average0; last for the minibatch [ZCHWB] optimisers,
+    /// Which point is returned (default: average0; last for the minibatch \[ZCHWB\] optimisers,
     /// random for --variant paper).
     #[arg(long, value_enum)]
     output: Option<OutputArg>,
@@ -212,7 +212,7 @@ struct RunArgs {
     /// dp2-*: alpha2, the learning rate of adaptive steps (default: --learning-rate).
     #[arg(long)]
     learning_rate_adaptive: Option<f64>,
-    /// dp2-*: an ablation of [LZLRMS] App. D: extra-query (variant 1, a second data query per
+    /// dp2-*: an ablation of \[LZLRMS\] App. D: extra-query (variant 1, a second data query per
     /// adaptive step; the accountant charges it) or noise-first (variant 2, noise before
     /// preconditioning, one clip C1).
     #[arg(long, value_enum)]
@@ -604,7 +604,7 @@ fn parse_ellipsoid(spec: &str, d: usize) -> Result<Vec<f64>> {
     Err(Error::invalid("--ellipsoid", spec, "identity, power:<p> or file:<path>"))
 }
 
-/// The model a `dpref run` trains: a GLM loss, or (the [ZCHWB] family with `--hidden`) an MLP.
+/// The model a `dpref run` trains: a GLM loss, or (the \[ZCHWB\] family with `--hidden`) an MLP.
 enum RunModel {
     Glm(dpref::model::Glm),
     Mlp(dpref::model::Mlp),
@@ -637,7 +637,7 @@ fn run_model(args: &RunArgs, data: &dpref::data::Dataset) -> Result<RunModel> {
     Ok(RunModel::Glm(dpref::model::Glm::new(loss, data.d())?))
 }
 
-/// The [ZCHWB] optimisers: the minibatch form or Algorithm 1 (`--variant`).
+/// The \[ZCHWB\] optimisers: the minibatch form or Algorithm 1 (`--variant`).
 #[allow(clippy::too_many_arguments)]
 fn run_dpagd(
     args: &RunArgs,

@@ -1,4 +1,4 @@
-//! `dpref reproduce adaptive-noise`: [ADFJT] §6.1 (Figure 1), the synthetic absolute regression
+//! `dpref reproduce adaptive-noise`: \[ADFJT\] §6.1 (Figure 1), the synthetic absolute regression
 //! `min (1/n) Σ |⟨aᵢ, x⟩ − bᵢ|` with n = 5000, d = 100, `σⱼ = j^{−3/2}`, τ = 0.01, b = 70, at
 //! ε ∈ {0.1, 1, 4}.
 //!

@@ -1,4 +1,4 @@
-//! `dpref reproduce dp2`: [LZLRMS] §5, shrunk to two cores.
+//! `dpref reproduce dp2`: \[LZLRMS\] §5, shrunk to two cores.
 //!
 //! The paper's privacy settings (IMDB, StackOverflow, MovieLens) re-accounted, and its IMDB
 //! experiment (sparse bag-of-words logistic regression, b = 64) on synthetic data

@@ -1,4 +1,4 @@
-//! `dpref reproduce dpagd`: [ZCHWB] §5 (Figure 1), shrunk to two cores.
+//! `dpref reproduce dpagd`: \[ZCHWB\] §5 (Figure 1), shrunk to two cores.
 //!
 //! The paper trains a 784-128-128-10 MLP on MNIST for 100 epochs with DP-SGD, DP-RMSProp and
 //! DP-Adam (minibatch, Poisson b = 128, clip C = 1, σ ∈ {2, 4, 8}, δ = 1e-5, i.e. ε ∈ {1.22,

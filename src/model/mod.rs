@@ -1,5 +1,5 @@
 //! Differentiable models with per-example gradients, for the algorithms whose parameters are not
-//! a GLM weight vector ([ZCHWB]'s non-convex problems and its MLP experiment).
+//! a GLM weight vector (\[ZCHWB\]'s non-convex problems and its MLP experiment).
 //!
 //! A [`Model`] maps parameters `w ∈ R^p` and a record `zᵢ` of a [`Dataset`] to a loss `ℓ(w, zᵢ)`
 //! and its gradient. The one shared private step is [`Model::clipped_gradient_sum`]:

@@ -1,6 +1,6 @@
 //! A GLM loss on a [`SparseDataset`]: per-example gradients `ℓ′(⟨x, w⟩, y)·x` touch only the
 //! record's non-zeros, so a batch's clipped (and preconditioned) sum costs O(Σ nnz(xᵢ)) plus the
-//! O(p) zeroing of the accumulator, never O(b·p) ([LZLRMS] issue requirement: sparse gradients
+//! O(p) zeroing of the accumulator, never O(b·p) (\[LZLRMS\] issue requirement: sparse gradients
 //! handled sparsely).
 //!
 //! With `uᵢ = ℓ′(mᵢ, yᵢ)·xᵢ ⊘ D`: `‖uᵢ‖ = |ℓ′(mᵢ, yᵢ)|·(Σ_{j∈supp xᵢ} (x_{ij}/D_j)²)^{1/2}`, and the

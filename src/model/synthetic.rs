@@ -1,4 +1,4 @@
-//! Synthetic classification data standing in for MNIST in the shrunk [ZCHWB] experiment
+//! Synthetic classification data standing in for MNIST in the shrunk \[ZCHWB\] experiment
 //! (notes §5: MNIST is not available offline).
 
 use crate::data::Dataset;

@@ -76,7 +76,7 @@ pub enum OutputPoint {
     /// `(1/T) Σ_{k=0}^{T−1} x^k`: the average the convergence proofs bound (default).
     #[default]
     AverageFromZero,
-    /// `(1/T) Σ_{k=1}^{T} x^k`: the average as printed in [ADFJT] Algs. 1, 2, 4, 5.
+    /// `(1/T) Σ_{k=1}^{T} x^k`: the average as printed in \[ADFJT\] Algs. 1, 2, 4, 5.
     AverageFromOne,
     /// `x^T`.
     Last,
@@ -331,7 +331,7 @@ pub(crate) enum GradientBound<'a> {
     Ellipsoid { a: &'a [f64], kind: crate::geometry::EllipsoidProjection },
 }
 
-/// The bounded gradient sum of a batch, the shared first half of DP-SGD's and [ADFJT] Algs. 1–2's
+/// The bounded gradient sum of a batch, the shared first half of DP-SGD's and \[ADFJT\] Algs. 1–2's
 /// privatised gradient: `Σ_{i∈B} bound(∇F(x; zᵢ))` into `out`; `g` is scratch of length d.
 pub(crate) fn bounded_gradient_sum(
     data: &crate::data::Dataset,

@@ -1,4 +1,4 @@
-//! The non-private templates that [ADFJT]'s theorems analyse: biased SGD (Algorithm 4) and
+//! The non-private templates that \[ADFJT\]'s theorems analyse: biased SGD (Algorithm 4) and
 //! biased AdaGrad (Algorithm 5, App. A). The caller supplies the (possibly biased) estimate
 //! g̃^k of the minibatch mean and the zero-mean noise ξ^k; PASAN and PAGAN are the instances with
 //! g̃ = mean of ellipsoid projections and ξ = s·N(0, A^{−1}).

@@ -1,4 +1,4 @@
-//! [ADFJT] Asi, Duchi, Fallah, Javidi, Talwar, "Private Adaptive Gradient Methods for Convex
+//! \[ADFJT\] Asi, Duchi, Fallah, Javidi, Talwar, "Private Adaptive Gradient Methods for Convex
 //! Optimization" (ICML 2021; arXiv version not recorded here): PASAN (Alg. 1), PAGAN (Alg. 2),
 //! private second-moment estimation (Alg. 3), and the non-private templates biased SGD and biased
 //! AdaGrad (Algs. 4, 5).
@@ -136,7 +136,7 @@ impl AdaptiveNoiseConfig {
     }
 }
 
-/// The noise multiplier of [ADFJT]'s printed calibration, corrected (notes §2.7 item 1): on the
+/// The noise multiplier of \[ADFJT\]'s printed calibration, corrected (notes §2.7 item 1): on the
 /// sum in whitened coordinates, `z = √log(1/δ)/ε` (std `z/b` on the mean). Not a certified
 /// guarantee by itself (Lemma 3.1's constant c is unspecified): a run with it reports the ε the
 /// accountant derives.
@@ -149,7 +149,7 @@ pub fn paper_noise_multiplier(epsilon: f64, delta: f64) -> Result<f64> {
     Ok((1.0 / delta).ln().sqrt() / epsilon)
 }
 
-/// AdaGrad-norm step ([ADFJT] Alg. 1 lines 7–8): `S ← S + ‖ĝ‖²`, `α_k = α/√S`,
+/// AdaGrad-norm step (\[ADFJT\] Alg. 1 lines 7–8): `S ← S + ‖ĝ‖²`, `α_k = α/√S`,
 /// `x_next = Π_X(x − α_k ĝ)`; with the convention 0/0 := 0 (no step while S = 0).
 pub fn adagrad_norm_step(x: &[f64], g_hat: &[f64], sum_sq: &mut f64, alpha: f64, domain: &Domain, x_next: &mut [f64]) {
     *sum_sq += g_hat.iter().map(|g| g * g).sum::<f64>();
@@ -160,7 +160,7 @@ pub fn adagrad_norm_step(x: &[f64], g_hat: &[f64], sum_sq: &mut f64, alpha: f64,
     domain.project(x_next);
 }
 
-/// Diagonal AdaGrad step ([ADFJT] Alg. 2 lines 7–8): `Sⱼ ← Sⱼ + ĝⱼ²`, `Hⱼⱼ = √Sⱼ/α`,
+/// Diagonal AdaGrad step (\[ADFJT\] Alg. 2 lines 7–8): `Sⱼ ← Sⱼ + ĝⱼ²`, `Hⱼⱼ = √Sⱼ/α`,
 /// `x_next = argmin_{y∈X} ‖y − (x − H⁻¹ĝ)‖_H`, with `(H⁻¹ĝ)ⱼ = αĝⱼ/√Sⱼ` evaluated as
 /// `(α·ĝⱼ)/√Sⱼ` and 0/0 := 0.
 ///

@@ -1,4 +1,4 @@
-//! PAGAN — Private AdaGrad with Adaptive Noise. [ADFJT] Algorithm 2.
+//! PAGAN — Private AdaGrad with Adaptive Noise. \[ADFJT\] Algorithm 2.
 //!
 //! Input: dataset, loss, [`AdaptiveNoiseConfig`] (T, q, α, C, B, z or (ε, δ), X). Output: [`Run`].
 //! Invariants: projected gradients lie in `E_A`, `A = C/B²`; one privacy event per step.

@@ -1,4 +1,4 @@
-//! PASAN — Private Adaptive SGD with Adaptive Noise. [ADFJT] Algorithm 1.
+//! PASAN — Private Adaptive SGD with Adaptive Noise. \[ADFJT\] Algorithm 1.
 //!
 //! Input: dataset, loss, [`AdaptiveNoiseConfig`] (T, q, α, C, B, z or (ε, δ), X). Output: [`Run`].
 //! Invariants: projected gradients lie in `E_A`, `A = C/B²`; one privacy event per step.

@@ -1,4 +1,4 @@
-//! Private second-moment estimation. [ADFJT] Algorithm 3 (Sec. 4.1), with the fixes of notes
+//! Private second-moment estimation. \[ADFJT\] Algorithm 3 (Sec. 4.1), with the fixes of notes
 //! §2.3 and §8.5.
 //!
 //! Input: feature rows `z₁..zₙ ∈ ℝ^d` (assumed `max_j σⱼ = 1`, `σⱼ² = E zⱼ²`), the moment ratio

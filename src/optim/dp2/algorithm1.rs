@@ -1,4 +1,4 @@
-//! DP²-RMSProp — [LZLRMS] Algorithm 1, with the one-line variants of Appendix D (DP²-AdaGrad,
+//! DP²-RMSProp — \[LZLRMS\] Algorithm 1, with the one-line variants of Appendix D (DP²-AdaGrad,
 //! DP²-Yogi; [`Preconditioner`]), the non-private delayed-preconditioner method (σ = 0, C = ∞)
 //! and ablation variant 2 ([`NoiseOrder::NoiseFirst`]).
 //!

@@ -1,4 +1,4 @@
-//! Ablation variant 1 of [LZLRMS] — Algorithm 2 (App. D): the preconditioner is refreshed every
+//! Ablation variant 1 of \[LZLRMS\] — Algorithm 2 (App. D): the preconditioner is refreshed every
 //! s steps from the s most recent DP-SGD releases, and every other step queries the data a
 //! second time for a preconditioned release.
 //!

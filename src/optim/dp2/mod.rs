@@ -1,4 +1,4 @@
-//! [LZLRMS] Li, Zaheer, Liu, Reddi, McMahan, Smith, "Differentially Private Adaptive Optimization
+//! \[LZLRMS\] Li, Zaheer, Liu, Reddi, McMahan, Smith, "Differentially Private Adaptive Optimization
 //! with Delayed Preconditioners" (ICLR 2023, arXiv 2212.00309): DP² and its ablations.
 //!
 //! * [`algorithm1`]: Algorithm 1 (DP²-RMSProp) and its one-line variants of Appendix D

@@ -1,4 +1,4 @@
-//! DPAGD — [ZCHWB] Algorithm 1 (the generic full-batch algorithm all the theorems analyse), with
+//! DPAGD — \[ZCHWB\] Algorithm 1 (the generic full-batch algorithm all the theorems analyse), with
 //! its instances DP-GD, DP-RMSProp and DP-Adam ([`Moments`]).
 //!
 //! Input: dataset S (n records), a [`Model`], [`Algorithm1Config`]. Output: [`Run`] with `x = w_R`.

@@ -1,4 +1,4 @@
-//! The minibatch DP optimisers the [ZCHWB] experiments trained with (pyvacy on PyTorch; notes
+//! The minibatch DP optimisers the \[ZCHWB\] experiments trained with (pyvacy on PyTorch; notes
 //! §2.4) and the DP² paper uses as baselines: privatise the minibatch gradient as DP-SGD does,
 //! then apply a PyTorch-style update (SGD, RMSprop, AdaGrad, Adam with bias correction; no λ).
 //! Not analysed by either paper: Algorithm 1 ([`super::algorithm1`]) is the analysed reading.

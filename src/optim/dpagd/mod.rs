@@ -1,4 +1,4 @@
-//! [ZCHWB] Zhou, Chen, Hong, Wu, Banerjee, "Private Stochastic Non-Convex Optimization: Adaptive
+//! \[ZCHWB\] Zhou, Chen, Hong, Wu, Banerjee, "Private Stochastic Non-Convex Optimization: Adaptive
 //! Algorithms and Tighter Generalization Bounds" (arXiv 2006.13501): DPAGD and the minibatch
 //! optimisers its experiments ran.
 //!
