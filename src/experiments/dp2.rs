@@ -138,7 +138,7 @@ struct Outcome {
     curve: Vec<(f64, f64)>,
 }
 
-/// Test accuracy at each epoch start.
+/// Test accuracy at the start of each epoch after the first.
 struct EpochAccuracy<'a> {
     test: SparseGlm<'a>,
     steps_per_epoch: u64,
@@ -147,7 +147,9 @@ struct EpochAccuracy<'a> {
 
 impl Observer for EpochAccuracy<'_> {
     fn observe(&mut self, event: TraceEvent<'_>) {
+        // from epoch 1: at w = 0 every margin is 0, a tie the accuracy counts as wrong
         if let TraceEvent::Iterate { step, x } = event
+            && step > 0
             && step % self.steps_per_epoch == 0
         {
             let acc = self.test.evaluate(x).ok().and_then(|e| e.accuracy).unwrap_or(f64::NAN);

@@ -56,6 +56,14 @@ pub fn line_panels(path: &Path, panels: &[Panel], x_label: &str, y_label: &str, 
         }
         let (x0, x1) = finite.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
         let (y0, y1) = finite.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
+        // The legend goes to the right-hand corner the curves end away from: lower right when the
+        // series finish in the upper half (rising accuracy), upper right otherwise (falling loss).
+        let ends: Vec<f64> =
+            panel.series.iter().filter_map(|s| s.points.iter().rev().map(|p| p.1).find(|y| y.is_finite())).collect();
+        let scale = |y: f64| if log_y { y.max(f64::MIN_POSITIVE).ln() } else { y };
+        let mid = 0.5 * (scale(y0) + scale(y1));
+        let end_mean = ends.iter().map(|&y| scale(y)).sum::<f64>() / ends.len().max(1) as f64;
+        let corner = if end_mean > mid { SeriesLabelPosition::LowerRight } else { SeriesLabelPosition::UpperRight };
         let mut chart = ChartBuilder::on(area);
         chart.caption(&panel.title, ("sans-serif", 16)).margin(10).x_label_area_size(35).y_label_area_size(55);
         let draw = |result: std::result::Result<(), String>| result.map_err(err);
@@ -87,7 +95,7 @@ pub fn line_panels(path: &Path, panels: &[Panel], x_label: &str, y_label: &str, 
             }
             draw(
                 c.configure_series_labels()
-                    .position(SeriesLabelPosition::UpperRight)
+                    .position(corner)
                     .background_style(WHITE.mix(0.8))
                     .border_style(BLACK)
                     .draw()
@@ -118,7 +126,7 @@ pub fn line_panels(path: &Path, panels: &[Panel], x_label: &str, y_label: &str, 
             }
             draw(
                 c.configure_series_labels()
-                    .position(SeriesLabelPosition::UpperRight)
+                    .position(corner)
                     .background_style(WHITE.mix(0.8))
                     .border_style(BLACK)
                     .draw()
