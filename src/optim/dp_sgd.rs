@@ -122,7 +122,7 @@ pub fn dp_sgd(
     let sigma = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
     let C = config.clip_c;
     let bound = if C.is_infinite() { GradientBound::None } else { GradientBound::L2 { clip: C } };
-    let noise_std = if C.is_infinite() { sigma } else { sigma * C };
+    let noise_std = crate::optim::noise_std_on_sum(sigma, C);
     // A step is a privacy mechanism only with noise and a sensitivity bound.
     let private = sigma > 0.0 && C.is_finite();
     let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;

@@ -259,6 +259,25 @@ pub(crate) fn noise_multiplier(
     steps: u64,
     neighbouring: Neighbouring,
 ) -> Result<f64> {
+    let scheme = sampler.scheme(n);
+    noise_multiplier_for(privacy, sampler, neighbouring, |s| {
+        crate::accounting::dp_sgd_event(s, scheme, steps, neighbouring)
+    })
+}
+
+/// [`noise_multiplier`] for any run whose executed events at noise multiplier σ are
+/// `run_event(σ)` (e.g. DP² variant 1's mix of single and joint releases): a target is calibrated
+/// on `run_event`; a given σ is checked, and, if an ε will be reported, its (sampler, relation)
+/// is checked to be accountable before any randomness.
+///
+/// # Errors
+/// As [`noise_multiplier`].
+pub(crate) fn noise_multiplier_for(
+    privacy: Privacy,
+    sampler: &BatchSampler,
+    neighbouring: Neighbouring,
+    run_event: impl Fn(f64) -> Result<DpEvent>,
+) -> Result<f64> {
     match privacy {
         Privacy::NoiseMultiplier { sigma, report_delta } => {
             let sigma = check::non_negative("sigma", sigma)?;
@@ -268,26 +287,24 @@ pub(crate) fn noise_multiplier(
                     // An ε will be asked for: refuse an unaccountable (sampler, relation) now,
                     // before any randomness, rather than after the run.
                     sampler.require_accountable(neighbouring)?;
-                    let one_step = crate::accounting::dp_sgd_event(sigma, sampler.scheme(n), 1, neighbouring)?;
-                    RdpAccountant::new(neighbouring).compose(&one_step, 1)?;
+                    RdpAccountant::new(neighbouring).compose(&run_event(sigma)?, 1)?;
                 }
             }
             Ok(sigma)
         }
         Privacy::Target { epsilon, delta } => {
             sampler.require_accountable(neighbouring)?;
-            let scheme = sampler.scheme(n);
             let settings = RdpSettings::new(neighbouring);
-            let c = calibrate_noise_multiplier(
-                epsilon,
-                delta,
-                &settings,
-                crate::accounting::calibrate::CALIBRATION_RTOL,
-                |s| crate::accounting::dp_sgd_event(s, scheme, steps, neighbouring),
-            )?;
-            Ok(c.noise_multiplier)
+            let rtol = crate::accounting::calibrate::CALIBRATION_RTOL;
+            Ok(calibrate_noise_multiplier(epsilon, delta, &settings, rtol, run_event)?.noise_multiplier)
         }
     }
+}
+
+/// The std of the Gaussian noise on a batch sum clipped at C: `σ·C`; without a clip (a run that
+/// makes no privacy claim) σ is taken as the absolute std.
+pub(crate) fn noise_std_on_sum(sigma: f64, clip: f64) -> f64 {
+    if clip.is_infinite() { sigma } else { sigma * clip }
 }
 
 /// The accountant's reading of a run's events (ε at the target's δ, or at `report_delta`).

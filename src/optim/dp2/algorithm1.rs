@@ -195,8 +195,7 @@ pub fn dp2(
         .sampler
         .scheme(n)
         .wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 }, config.neighbouring)?)?;
-    // noise std σ·C on the sum; without a clip (no claim) σ is an absolute std
-    let noise_std = |c: f64| if c.is_infinite() { sigma } else { sigma * c };
+    let noise_std = |c: f64| crate::optim::noise_std_on_sum(sigma, c);
     let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
     let mut events = EventLog::default();
     let (mut v, mut acc, mut d, mut g) = (vec![0.0; p], vec![0.0; p], vec![1.0; p], vec![0.0; p]);

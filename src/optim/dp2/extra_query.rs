@@ -31,10 +31,10 @@
 
 use super::algorithm1::{Dp2Config, Dp2Run};
 use super::preconditioner_diagonal;
-use crate::accounting::{DpEvent, RdpSettings, calibrate_noise_multiplier, per_example_sum_gaussian};
+use crate::accounting::{DpEvent, per_example_sum_gaussian};
 use crate::error::Result;
 use crate::model::GradientOracle;
-use crate::optim::{EventLog, Observer, Privacy, Run, TraceEvent, batch_normaliser, noisy_mean, report};
+use crate::optim::{EventLog, Observer, Run, TraceEvent, batch_normaliser, noise_multiplier_for, noisy_mean, report};
 use crate::rng::{Seeds, Stream};
 
 /// The privacy event of Algorithm 2's T steps with delay s at noise multiplier σ.
@@ -78,18 +78,9 @@ pub fn dp2_extra_query(
     oracle.validate(&w0)?;
     let (T, s) = (config.steps_t, config.delay_sgd_s1);
     let (C1, C2) = (config.clip_sgd_c1, config.clip_adaptive_c2);
-    let sigma = match config.privacy {
-        Privacy::NoiseMultiplier { .. } => {
-            crate::optim::noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?
-        }
-        Privacy::Target { epsilon, delta } => {
-            config.sampler.require_accountable(config.neighbouring)?;
-            let settings = RdpSettings::new(config.neighbouring);
-            let rtol = crate::accounting::calibrate::CALIBRATION_RTOL;
-            calibrate_noise_multiplier(epsilon, delta, &settings, rtol, |sg| extra_query_event(config, n, sg))?
-                .noise_multiplier
-        }
-    };
+    let sigma = noise_multiplier_for(config.privacy, &config.sampler, config.neighbouring, |s| {
+        extra_query_event(config, n, s)
+    })?;
     let clipped = C1.is_finite() && C2.is_finite();
     let private = sigma > 0.0 && clipped;
     let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
@@ -97,7 +88,7 @@ pub fn dp2_extra_query(
     let one = if private { sigma } else { 1.0 };
     let single_event = scheme.wrap(per_example_sum_gaussian(one, config.neighbouring)?)?;
     let double_event = scheme.wrap(per_example_sum_gaussian(one / std::f64::consts::SQRT_2, config.neighbouring)?)?;
-    let noise_std = |c: f64| if c.is_infinite() { sigma } else { sigma * c };
+    let noise_std = |c: f64| crate::optim::noise_std_on_sum(sigma, c);
     let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
     let mut events = EventLog::default();
     let (mut v, mut acc, mut d) = (vec![0.0; p], vec![0.0; p], vec![1.0; p]);

@@ -274,7 +274,7 @@ pub fn dp_minibatch_on(
         .sampler
         .scheme(n)
         .wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 }, config.neighbouring)?)?;
-    let noise_std = if C.is_infinite() { sigma } else { sigma * C };
+    let noise_std = crate::optim::noise_std_on_sum(sigma, C);
     let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
     let mut events = EventLog::default();
     let mut avg = crate::optim::Averager::new(p);
