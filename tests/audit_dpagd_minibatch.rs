@@ -24,9 +24,7 @@
 //! not luck of the fixed seed.
 
 mod common;
-use common::stat::{ALPHA, binomial_interval};
 use dpref::accounting::gdp;
-use dpref::audit::bounds::epsilon_from_counts;
 use dpref::audit::canary::{ObservedAlgorithm, audit_canary};
 use dpref::audit::{AuditSettings, Mechanism, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;
@@ -81,20 +79,9 @@ fn bonferroni() -> AuditSettings {
     AuditSettings { delta: DELTA, confidence: 1.0 - BETA, ..AuditSettings::default() }
 }
 
-/// The design bound of a Bonferroni audit with n samples per side of a score whose law on D′ is
-/// N(0, 1) and on D has upper tail `tpr(u) = P_D(score ≥ u)`: the best over u ∈ {0, 0.02, …, 6}
-/// of the Clopper–Pearson bound at levels β/(4n) with the TPR count at its lower ALPHA-quantile and
-/// the FPR count at its upper one.
+/// The design bound ([`common::audit_design`]) at this file's β and δ.
 fn design(n: u64, tpr: &dyn Fn(f64) -> f64) -> f64 {
-    let level = BETA / (4.0 * n as f64);
-    (0..=300)
-        .filter_map(|i| {
-            let u = f64::from(i) * 0.02;
-            let kp = binomial_interval(n, tpr(u), ALPHA).0;
-            let kq = binomial_interval(n, normal_cdf(-u), ALPHA).1;
-            epsilon_from_counts(kp, n, kq, n, level, level, DELTA, 1).expect("valid counts").map(|(e, _, _)| e)
-        })
-        .fold(0.0, f64::max)
+    common::audit_design::design_bound_with(n, tpr, BETA, DELTA)
 }
 
 // ---------------------------------------------------------------------------------------------

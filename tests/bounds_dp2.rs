@@ -9,21 +9,14 @@
 //! tolerance of half a unit in its last digit; a hand-computed value of a few operations with a
 //! relative tolerance of 1e-14 (a few roundings of 2⁻⁵³); identities to 1e-12.
 
+mod common;
+
 use dpref::Error;
 use dpref::bounds::dp2::*;
 use dpref::noise::standard_normal;
 use dpref::rng::{Seeds, Stream};
 
-fn assert_rel(a: f64, b: f64, tol: f64, what: &str) {
-    assert!((a - b).abs() <= tol * a.abs().max(b.abs()), "{what}: {a} vs {b} (rel tol {tol})");
-}
-
-fn invalid(r: Result<impl std::fmt::Debug, Error>, name: &str) {
-    match r {
-        Err(Error::InvalidParameter { name: n, .. }) => assert_eq!(n, name, "wrong parameter named"),
-        other => panic!("expected InvalidParameter({name}), got {other:?}"),
-    }
-}
+use common::check::{assert_rel, invalid};
 
 // ---------------------------------------------------------------------------------------------
 // Lemma 1 (notes §4.1, P9)

@@ -10,22 +10,15 @@
 //! relative tolerance of 1e-14 (a few roundings of 2⁻⁵³); identities to 1e-12 (the task's bound;
 //! a handful of roundings).
 
+mod common;
+
 use dpref::Error;
 use dpref::accounting::{Neighbouring, zcdp};
 use dpref::bounds::dpagd::*;
 use dpref::rng::{DpRng, Seeds, Stream};
 use rand::RngExt;
 
-fn assert_rel(a: f64, b: f64, tol: f64, what: &str) {
-    assert!((a - b).abs() <= tol * a.abs().max(b.abs()), "{what}: {a} vs {b} (rel tol {tol})");
-}
-
-fn invalid(r: Result<impl std::fmt::Debug, Error>, name: &str) {
-    match r {
-        Err(Error::InvalidParameter { name: n, .. }) => assert_eq!(n, name, "wrong parameter named"),
-        other => panic!("expected InvalidParameter({name}), got {other:?}"),
-    }
-}
+use common::check::{assert_rel, invalid};
 
 // ---------------------------------------------------------------------------------------------
 // Privacy calibration (notes §3, §6.2 items 12–14)

@@ -260,8 +260,9 @@ fn p8_noise_calibration_per_phase() {
     for (k, s) in stats.iter().enumerate() {
         assert!(lo <= *s && *s <= hi, "family {k}: {s} outside [{lo}, {hi}]");
     }
-    let twin = stats[1] * 9.0; // adaptive noise σC1 read as σC2... i.e. the wrong clip
-    assert!(!(lo <= twin / 81.0 && twin / 81.0 <= hi), "C1-for-C2 twin accepted");
+    // twin: adaptive noise σC1 where σC2 is due scales the adaptive statistic by (C1/C2)² = 1/9
+    let twin = stats[1] * (c1 / c2).powi(2);
+    assert!(!(lo <= twin && twin <= hi), "C1-for-C2 twin accepted");
 }
 
 /// P9 (Lemma 1's noise averaging): under constant per-example gradients (linear loss, every record
@@ -522,8 +523,9 @@ impl Mechanism for AdaptiveRelease {
 /// adaptive release's canary coordinate is `N(0, σ²)` vs `N(1, σ²)` after scaling, so the audited
 /// ε (2·10⁵ samples per side, Bonferroni, confidence 1 − 1e-7, δ = 1e-5) must stay ≤ the accounted
 /// ε of the run (false failure ≤ 1e-7: the accountant is an upper bound). The broken twin noises
-/// the preconditioned sum with σC1 instead of σC2 (C1 = 0.25: the noise is 12× too small, μ = 12/σ
-/// on that release) and must be flagged (bound > accounted).
+/// the preconditioned sum with σC1 instead of σC2 (C1 = 0.25: the noise is 12× too small, μ = 8 on
+/// that release) and must be flagged (bound > accounted); its design bound is asserted above the
+/// accounted ε first.
 #[test]
 fn p16_canary_audit_of_dp2_rmsprop() {
     let rows: Vec<Vec<(usize, f64)>> = (0..9).map(|i| vec![(1, 0.1 * i as f64 + 0.1)]).collect();
@@ -545,6 +547,10 @@ fn p16_canary_audit_of_dp2_rmsprop() {
         let (sa, sb) = sample_scores(&AdaptiveRelease { cfg }, &d2, &d, 200_000, Seeds::new(61), &|x: &f64| *x);
         epsilon_lower_bound(&sa, &sb, &settings).unwrap().epsilon
     };
+    // the broken twin's release is N(1, (σC1/C2)²) vs N(0, ·): μ = C2/(σC1) = 8; its design bound
+    // (common::audit_design) exceeds the accounted ε, so flagging it is not seed luck (≥ 1 − 2e-6)
+    let design_twin = common::audit_design::design_bound_gaussian(200_000, c2 / (sig * c1), 1e-7, delta);
+    assert!(design_twin > accounted, "the twin's design {design_twin} does not exceed {accounted}");
     let correct = audit(cfg.clone());
     assert!(correct <= accounted, "certified {correct} > accounted {accounted}");
     let broken = audit(Dp2Config { privacy: sigma(sig * c1 / c2), ..cfg });

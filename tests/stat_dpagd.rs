@@ -92,9 +92,18 @@ fn stat_dpagd_lemma3_and_theorem2_deviation_frequencies() {
     let model = SeparableNonConvex { dim: p };
     let mut cfg = Algorithm1Config::new(Moments::Gd, t_steps, 0.25, model.gradient_bound(), std_noise(sigma));
     cfg.w1 = Some(vec![0.3, -0.2, 0.5, 1.0]);
-    let sqrt_p = (p as f64).sqrt();
-    let (r_lemma3, r_thm2) = (sqrt_p * 2.5 * sigma, sqrt_p * sigma * (1.0 + 3.0));
-    let (rate_lemma3, rate_thm2) = (2.0 * p as f64 * (-2.5f64 * 2.5 / 2.0).exp(), 4.0 * p as f64 * (-4.5f64).exp());
+    use dpref::bounds::dpagd::{
+        noise_norm_probability_lemma3, noise_norm_radius_lemma3, noisy_gradient_deviation_probability,
+        noisy_gradient_deviation_radius,
+    };
+    let pu = p as u64;
+    let (r_lemma3, r_thm2) =
+        (noise_norm_radius_lemma3(pu, sigma, 2.5).unwrap(), noisy_gradient_deviation_radius(pu, sigma, 3.0).unwrap());
+    let (rate_lemma3, rate_thm2) =
+        (noise_norm_probability_lemma3(pu, 2.5).unwrap(), noisy_gradient_deviation_probability(pu, 3.0).unwrap());
+    // the printed values of the doc, as a cross-check of the bounds module
+    assert!((r_lemma3 - 0.25).abs() < 1e-12 && (r_thm2 - 0.4).abs() < 1e-12);
+    assert!((rate_lemma3 - 0.3514).abs() < 1e-4 && (rate_thm2 - 0.1777).abs() < 1e-4);
     // (noise norm, deviation norm, deviation norm with the noise x5)
     let mut obs: Vec<(f64, f64, f64)> = Vec::new();
     for r in 0..runs {

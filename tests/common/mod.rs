@@ -1,5 +1,7 @@
 //! Shared test helpers. Each integration test file includes what it needs with `mod common;`.
 #![allow(dead_code)]
 
+pub mod audit_design;
+pub mod check;
 pub mod golden;
 pub mod stat;
