@@ -23,9 +23,10 @@ use rand::RngExt;
 /// Measured (printed): slack ×55 (σ = 1, s = 5), ×41 (σ = 4, s = 10), ×131 (σ = 0.5, s = 1). The bound is
 /// too loose to catch realistic bugs here: a twin whose noise is not divided by b (×100) still
 /// has LHS 8.8e-2 < RHS 0.73, so it is only measured, not asserted; that error is caught by
-/// `p8_noise_calibration_per_phase`. What this test can catch is a gradient-norm level above the
-/// bound, e.g. an update that does not move (LHS would stay at ‖∇F(w¹)‖² for every t) combined
-/// with a larger starting gradient, or a wrong L or M in `theorem3_bound`.
+/// `p8_noise_calibration_per_phase`. Every LHS measured here, twins included, lies between 6e-3
+/// and 9e-2, so with this slack the check fails only on errors in the bound's inputs (L, M,
+/// τ², the hypotheses, which `golden_theorem3` pins) or on gradients far above what any
+/// descent method reaches from w¹; its job is to record the slack the issue asks for.
 #[test]
 fn stat_dp2_theorem3_holds_with_large_slack() {
     let (p, n) = (4usize, 100usize);
