@@ -14,7 +14,7 @@ const Q: f64 = 256.0 / 60000.0;
 
 fn g2(c: &mut Criterion) {
     let mut group = c.benchmark_group("accounting");
-    let event = dp_sgd_event(1.1, SamplingScheme::Poisson { q: Q }, 14063, Neighbouring::AddRemove).unwrap();
+    let event = dp_sgd_event(1.1, SamplingScheme::Poisson { q: Q }, 14063).unwrap();
     group.bench_function("epsilon_g2_default_orders", |b| {
         b.iter(|| {
             let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
@@ -26,7 +26,7 @@ fn g2(c: &mut Criterion) {
     group.bench_function("calibrate_sigma_eps2_g2", |b| {
         b.iter(|| {
             calibrate_noise_multiplier(black_box(2.0), 1e-5, &settings, CALIBRATION_RTOL, |s| {
-                dp_sgd_event(s, SamplingScheme::Poisson { q: Q }, 14063, Neighbouring::AddRemove)
+                dp_sgd_event(s, SamplingScheme::Poisson { q: Q }, 14063)
             })
             .unwrap()
         })

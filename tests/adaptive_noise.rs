@@ -12,7 +12,7 @@
 //! the test (STYLE b.12).
 
 use dpref::Error;
-use dpref::accounting::{DpEvent, gdp};
+use dpref::accounting::{DpEvent, Neighbouring, gdp};
 use dpref::data::{Dataset, absolute_regression};
 use dpref::geometry::{Domain, EllipsoidProjection, project_ellipsoid};
 use dpref::loss::Loss;
@@ -356,7 +356,7 @@ fn prop_second_moment_noise_is_calibrated_to_the_round_sensitivity() {
     let ran = (1..=est.rounds).filter(|&t| active_at(&est.sigma_hat, t) > 0).count();
     assert!(ran >= 1);
     assert_eq!(est.events.len(), ran as u64);
-    let mu = gdp::mu_of_gaussian_composition(&est.events.as_event().unwrap()).unwrap();
+    let mu = gdp::mu_of_gaussian_composition(&est.events.as_event().unwrap(), Neighbouring::AddRemove).unwrap();
     let expected_mu = (ran as f64).sqrt() / z;
     assert!((mu - expected_mu).abs() <= 1e-12 * expected_mu, "μ = {mu} vs {expected_mu}");
     let c_hat = ellipsoid_from_moments(&est.sigma_hat, r);
@@ -400,13 +400,13 @@ fn prop_second_moment_rounds_compose_to_the_target() {
         let est = private_second_moments(&big, &cfg, Seeds::new(3)).unwrap();
         assert_eq!(active_at(&est.sigma_hat, est.rounds), 1, "the zero coordinate stays active");
         assert_eq!(est.events.len(), est.rounds as u64, "one event per round");
-        let mu = gdp::mu_of_gaussian_composition(&est.events.as_event().unwrap()).unwrap();
+        let mu = gdp::mu_of_gaussian_composition(&est.events.as_event().unwrap(), Neighbouring::AddRemove).unwrap();
         let total = gdp::epsilon_for_delta(mu, delta).unwrap();
         assert!(total <= eps * (1.0 + 1e-9) && total >= eps * (1.0 - 1e-6), "ε = {eps}: composed {total}");
         let est = private_second_moments(&small, &cfg, Seeds::new(3)).unwrap();
         let ran = (1..=est.rounds).filter(|&t| active_at(&est.sigma_hat, t) > 0).count() as u64;
         assert_eq!(est.events.len(), ran);
-        let mu = gdp::mu_of_gaussian_composition(&est.events.as_event().unwrap()).unwrap();
+        let mu = gdp::mu_of_gaussian_composition(&est.events.as_event().unwrap(), Neighbouring::AddRemove).unwrap();
         assert!(gdp::epsilon_for_delta(mu, delta).unwrap() <= eps * (1.0 + 1e-9));
     }
     let (eps, delta, n) = (1.0, 1e-5, 100_000usize);

@@ -442,7 +442,7 @@ fn p14_privacy_cost_is_dp_sgd_s_and_variant1_pays_more() {
     let data = words(200, 15, 14);
     let (t, q, sig, delta) = (40u64, 0.1, 1.2, 1e-5);
     let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
-    acc.compose(&dp_sgd_event(sig, SamplingScheme::Poisson { q }, t, Neighbouring::AddRemove).unwrap(), 1).unwrap();
+    acc.compose(&dp_sgd_event(sig, SamplingScheme::Poisson { q }, t).unwrap(), 1).unwrap();
     let dp_sgd = acc.epsilon(delta, Conversion::Improved).unwrap().epsilon;
     let oracle = SparseGlm { loss: Loss::Logistic, data: &data };
     for (pre, s1, s2, lr, clips, order) in [
@@ -461,8 +461,8 @@ fn p14_privacy_cost_is_dp_sgd_s_and_variant1_pays_more() {
     assert!(v1 > dp_sgd, "variant 1 {v1} <= DP2 {dp_sgd}");
     let scheme = SamplingScheme::Poisson { q };
     let ev = DpEvent::Composed(vec![
-        dp_sgd_event(sig, scheme, 10, Neighbouring::AddRemove).unwrap(),
-        dp_sgd_event(sig / 2f64.sqrt(), scheme, 30, Neighbouring::AddRemove).unwrap(),
+        dp_sgd_event(sig, scheme, 10).unwrap(),
+        dp_sgd_event(sig / 2f64.sqrt(), scheme, 30).unwrap(),
     ]);
     let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
     acc.compose(&ev, 1).unwrap();
@@ -492,7 +492,7 @@ fn p15_paper_settings_epsilons() {
         (0.0008, 0.5, 62_500, 1e-6, 11.769820, 12.724591),
         (0.01, 4.0, 10_000, 1e-5, 1.035490, 1.258575),
     ] {
-        let ev = dp_sgd_event(sig, SamplingScheme::Poisson { q }, t, Neighbouring::AddRemove).unwrap();
+        let ev = dp_sgd_event(sig, SamplingScheme::Poisson { q }, t).unwrap();
         let mut acc = RdpAccountant::with_orders(orders.clone(), Neighbouring::AddRemove).unwrap();
         acc.compose(&ev, 1).unwrap();
         let i = acc.epsilon(delta, Conversion::Improved).unwrap().epsilon;

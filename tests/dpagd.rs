@@ -375,7 +375,7 @@ fn prop_dpagd_target_is_met_from_below_and_sigma_is_absolute() {
         let got = r.privacy.epsilon.unwrap();
         assert!(got <= eps && got >= 0.99 * eps, "eps {eps}: reported {got}");
         let s = r.privacy.sigma;
-        let ev = dp_sgd_event(s, SamplingScheme::Full, t_steps, Neighbouring::ReplaceOne).unwrap();
+        let ev = dp_sgd_event(s, SamplingScheme::Full, t_steps).unwrap();
         let mut acc = RdpAccountant::new(Neighbouring::ReplaceOne);
         acc.compose(&ev, 1).unwrap();
         assert_eq!(acc.epsilon(1e-5, Conversion::Improved).unwrap().epsilon, got);
@@ -393,7 +393,7 @@ fn golden_dpagd_paper_privacy_table() {
     for (sigma, classic, improved, printed) in
         [(2.0, 1.2192, 1.0012, 1.22), (4.0, 0.5714, 0.4470, 0.57), (8.0, 0.2802, 0.2085, 0.28)]
     {
-        let ev = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, 46875, Neighbouring::AddRemove).unwrap();
+        let ev = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, 46875).unwrap();
         let mut acc = RdpAccountant::with_orders(orders.clone(), Neighbouring::AddRemove).unwrap();
         acc.compose(&ev, 1).unwrap();
         let c = acc.epsilon(1e-5, Conversion::Classic).unwrap().epsilon;

@@ -29,7 +29,7 @@ fn orders_named(name: &str) -> Vec<f64> {
 fn poisson_epsilon(inputs: &Value, conv: Conversion) -> (f64, Option<f64>) {
     let (q, sigma, steps, delta) =
         (num(&inputs["q"]), num(&inputs["sigma"]), inputs["steps"].as_u64().unwrap(), num(&inputs["delta"]));
-    let event = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, steps, Neighbouring::AddRemove).unwrap();
+    let event = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, steps).unwrap();
     let mut acc =
         RdpAccountant::with_orders(orders_named(inputs["orders"].as_str().unwrap()), Neighbouring::AddRemove).unwrap();
     acc.compose(&event, 1).unwrap();
@@ -136,7 +136,7 @@ fn golden_g8_gdp_mu_one() {
         DpEvent::gaussian(3f64.sqrt()).unwrap(),
         DpEvent::self_composed(DpEvent::gaussian(3f64.sqrt()).unwrap(), 2).unwrap(),
     ]);
-    let mu = gdp::mu_of_gaussian_composition(&ev).unwrap();
+    let mu = gdp::mu_of_gaussian_composition(&ev, Neighbouring::AddRemove).unwrap();
     // μ is rounded up by a few ulp (the inputs √3 are themselves rounded)
     assert!((mu - 1.0).abs() < 1e-14, "{mu}");
     let eps = gdp::epsilon_for_delta(mu, num(&c["delta_at_eps_1"]["exact"])).unwrap();
@@ -220,13 +220,8 @@ fn golden_wor_epsilon_dp_accounting_convention() {
     assert_eq!(b.order, Some(5.0));
     // With σ as DP-SGD's noise multiplier (std / C), the replace-one sensitivity is 2C and the
     // event multiplier is 0.55 (dp_accounting issue #378): 24.08 at order 2.
-    let ev = dp_sgd_event(
-        1.1,
-        SamplingScheme::WithoutReplacement { dataset_size: 60000, batch_size: 256 },
-        14063,
-        Neighbouring::ReplaceOne,
-    )
-    .unwrap();
+    let ev =
+        dp_sgd_event(1.1, SamplingScheme::WithoutReplacement { dataset_size: 60000, batch_size: 256 }, 14063).unwrap();
     let mut acc = RdpAccountant::new(Neighbouring::ReplaceOne);
     acc.compose(&ev, 1).unwrap();
     let b = acc.epsilon(1e-5, Conversion::Improved).unwrap();

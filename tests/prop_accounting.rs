@@ -7,12 +7,12 @@ use dpref::Error;
 use dpref::accounting::rdp::{poisson_gaussian, wor_gaussian};
 use dpref::accounting::{
     Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme, calibrate_noise_multiplier,
-    dp_sgd_event, gdp,
+    dp_sgd_event, gdp, per_example_sum_gaussian,
 };
 use proptest::prelude::*;
 
 fn eps_poisson(q: f64, sigma: f64, steps: u64, delta: f64) -> f64 {
-    let ev = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, steps, Neighbouring::AddRemove).unwrap();
+    let ev = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, steps).unwrap();
     let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
     acc.compose(&ev, 1).unwrap();
     acc.epsilon(delta, Conversion::Improved).unwrap().epsilon
@@ -40,6 +40,7 @@ fn any_event() -> impl Strategy<Value = (DpEvent, Neighbouring)> {
     prop_oneof![
         (0.3f64..20.0).prop_map(|z| (DpEvent::gaussian(z).unwrap(), Neighbouring::AddRemove)),
         (0.3f64..20.0).prop_map(|z| (DpEvent::laplace(z).unwrap(), Neighbouring::ReplaceOne)),
+        (0.3f64..20.0).prop_map(|s| (per_example_sum_gaussian(s).unwrap(), Neighbouring::ReplaceOne)),
         (0.0f64..3.0).prop_map(|e| (DpEvent::epsilon_delta(e, 0.0).unwrap(), Neighbouring::AddRemove)),
         (0.0f64..3.0, 1e-9f64..1e-3)
             .prop_map(|(e, d)| (DpEvent::epsilon_delta(e, d).unwrap(), Neighbouring::AddRemove)),
@@ -50,6 +51,10 @@ fn any_event() -> impl Strategy<Value = (DpEvent, Neighbouring)> {
         (1u64..500, 0.5f64..10.0).prop_map(|(b, z)| (
             DpEvent::sampled_without_replacement(1000, b, DpEvent::gaussian(z).unwrap()).unwrap(),
             Neighbouring::ReplaceOne
+        )),
+        (log_uniform(1e-4, 1.0), 0.5f64..10.0).prop_map(|(q, s)| (
+            DpEvent::poisson_sampled(q, per_example_sum_gaussian(s).unwrap()).unwrap(),
+            Neighbouring::AddRemove
         )),
     ]
 }
@@ -153,7 +158,7 @@ proptest! {
     /// The improved conversion is never above the classic one.
     #[test]
     fn prop_improved_conversion_never_above_classic(q in log_uniform(1e-4, 0.5), z in 0.5f64..8.0, t in 1u64..50_000) {
-        let ev = dp_sgd_event(z, SamplingScheme::Poisson { q }, t, Neighbouring::AddRemove).unwrap();
+        let ev = dp_sgd_event(z, SamplingScheme::Poisson { q }, t).unwrap();
         let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
         acc.compose(&ev, 1).unwrap();
         let i = acc.epsilon(1e-6, Conversion::Improved).unwrap().epsilon;
@@ -171,7 +176,7 @@ proptest! {
         let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
         acc.compose(&ev, 1).unwrap();
         let rdp = acc.epsilon(delta, Conversion::Improved).unwrap().epsilon;
-        let exact = gdp::epsilon_for_delta(gdp::mu_of_gaussian_composition(&ev).unwrap(), delta).unwrap();
+        let exact = gdp::epsilon_for_delta(gdp::mu_of_gaussian_composition(&ev, Neighbouring::AddRemove).unwrap(), delta).unwrap();
         prop_assert!(rdp >= exact, "{} < exact {}", rdp, exact);
         let zc = dpref::accounting::zcdp::epsilon_for_delta(t as f64 / (2.0 * z * z), delta).unwrap();
         prop_assert!(zc >= exact * (1.0 - 1e-12), "zCDP {} < exact {}", zc, exact);
@@ -211,7 +216,7 @@ proptest! {
         let settings = RdpSettings::new(Neighbouring::AddRemove);
         let rtol = dpref::accounting::calibrate::CALIBRATION_RTOL;
         let c = calibrate_noise_multiplier(target, delta, &settings, rtol, |s| {
-            dp_sgd_event(s, SamplingScheme::Poisson { q }, steps, Neighbouring::AddRemove)
+            dp_sgd_event(s, SamplingScheme::Poisson { q }, steps)
         }).unwrap();
         prop_assert!(c.epsilon <= target, "overshoot: {} > {}", c.epsilon, target);
         prop_assert!(c.epsilon >= target * (1.0 - rtol), "{} vs {}", c.epsilon, target);

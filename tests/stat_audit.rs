@@ -115,7 +115,7 @@ fn stat_audit_catalogue_verdicts() {
 }
 
 fn accounted(sigma: f64, q: f64, steps: u64, delta: f64) -> f64 {
-    let ev = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, steps, Neighbouring::AddRemove).unwrap();
+    let ev = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, steps).unwrap();
     let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
     acc.compose(&ev, 1).unwrap();
     acc.epsilon(delta, Conversion::Improved).unwrap().epsilon

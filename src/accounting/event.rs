@@ -8,11 +8,18 @@
 //! # Sensitivity convention
 //! `Gaussian { noise_multiplier: z }` is the release of `f(D) + N(0, z²Δ² I)` where `Δ` is the
 //! ℓ2-sensitivity of `f` *under the neighbouring relation the accountant uses* (for the inner
-//! event of a sampling wrapper: under that relation between the sampled batches). So for a sum of
-//! per-example contributions each of norm ≤ C with noise std σC, the event is
-//! `Gaussian { σ }` under add/remove (Δ = C) but `Gaussian { σ/2 }` under replace-one (Δ = 2C).
-//! [`per_example_sum_gaussian`] builds that event from σ and the relation, so that nobody has to
-//! remember the factor; `Laplace` follows the same convention with the ℓ1-sensitivity.
+//! event of a sampling wrapper: under that relation between the sampled batches); `Laplace`
+//! follows the same convention with the ℓ1-sensitivity. Such an event is only as right as the Δ
+//! its builder assumed, and the event cannot tell which relation that was.
+//!
+//! The release every optimiser makes, a sum of per-example contributions each of norm ≤ C plus
+//! noise of std σC, is therefore its own event, [`DpEvent::PerExampleSumGaussian`]`{ σ }`, which
+//! carries the per-example bound instead of a sensitivity: the accountant derives Δ from its own
+//! relation (C under add/remove, 2C under replace-one, [`Neighbouring::sum_sensitivity_factor`]).
+//! Its meaning is the same under both relations, so an event built for one relation and composed
+//! under the other cannot under-report (a `Gaussian { σ }` built for add/remove and composed under
+//! replace-one would claim half the true sensitivity). [`per_example_sum_gaussian`] and
+//! [`dp_sgd_event`] build it.
 
 use crate::error::{Error, Result, check};
 use serde::{Deserialize, Serialize};
@@ -59,6 +66,15 @@ pub enum DpEvent {
     /// `f(D) + N(0, (zΔ)² I)`, `z = noise_multiplier` (see the module's sensitivity convention).
     Gaussian {
         /// z > 0: noise std divided by the ℓ2-sensitivity.
+        noise_multiplier: f64,
+    },
+    /// `Σ_{i∈B} gᵢ + N(0, (zC)² I)` with `‖gᵢ‖₂ ≤ C` for every record i of the batch B and
+    /// `z = noise_multiplier` relative to the per-example bound C (not to a sensitivity). Under
+    /// add/remove the sum's ℓ2-sensitivity is C, under replace-one 2C: the accountant treats the
+    /// event as `Gaussian { z / factor }` for its relation (see the module's sensitivity
+    /// convention), so the event means the same whatever the relation.
+    PerExampleSumGaussian {
+        /// z > 0: noise std divided by the per-example contribution bound C.
         noise_multiplier: f64,
     },
     /// `f(D) + Lap(zΔ₁)^d`, `z = noise_multiplier`, Δ₁ the ℓ1-sensitivity.
@@ -185,6 +201,9 @@ impl DpEvent {
     pub fn describe(&self) -> String {
         match self {
             DpEvent::Gaussian { noise_multiplier } => format!("Gaussian(z={noise_multiplier})"),
+            DpEvent::PerExampleSumGaussian { noise_multiplier } => {
+                format!("PerExampleSumGaussian(sigma={noise_multiplier})")
+            }
             DpEvent::Laplace { noise_multiplier } => format!("Laplace(z={noise_multiplier})"),
             DpEvent::EpsilonDelta { epsilon, delta } => format!("EpsilonDelta(eps={epsilon}, delta={delta})"),
             DpEvent::PoissonSampled { sampling_probability, event } => {
@@ -283,29 +302,25 @@ impl SamplingScheme {
     }
 }
 
-/// The Gaussian event of one release of `Σᵢ clip_C(gᵢ) + N(0, σ²C² I)`: a sum of per-example
-/// contributions of norm ≤ C with noise multiplier σ (std / C). The ℓ2-sensitivity is C under
-/// add/remove and 2C under replace-one, so the event's multiplier is σ / factor.
+/// The event of one release of `Σᵢ clip_C(gᵢ) + N(0, σ²C² I)`: a sum of per-example
+/// contributions of norm ≤ C with noise multiplier σ (std / C),
+/// [`DpEvent::PerExampleSumGaussian`]. The accountant derives the sensitivity from its relation
+/// (C under add/remove, 2C under replace-one), so the event needs no relation.
 ///
 /// # Errors
 /// `InvalidParameter` for σ ≤ 0, NaN or ∞.
-pub fn per_example_sum_gaussian(noise_multiplier: f64, neighbouring: Neighbouring) -> Result<DpEvent> {
+pub fn per_example_sum_gaussian(noise_multiplier: f64) -> Result<DpEvent> {
     check::positive("sigma", noise_multiplier)?;
-    DpEvent::gaussian(noise_multiplier / neighbouring.sum_sensitivity_factor())
+    Ok(DpEvent::PerExampleSumGaussian { noise_multiplier })
 }
 
 /// The event of `steps` DP-SGD-style steps: per step, a batch drawn by `sampling`, then
-/// [`per_example_sum_gaussian`]`(σ, neighbouring)`.
+/// [`per_example_sum_gaussian`]`(σ)`.
 ///
 /// # Errors
 /// `InvalidParameter` for invalid σ, steps = 0 or an invalid sampling scheme.
-pub fn dp_sgd_event(
-    noise_multiplier: f64,
-    sampling: SamplingScheme,
-    steps: u64,
-    neighbouring: Neighbouring,
-) -> Result<DpEvent> {
-    let step = sampling.wrap(per_example_sum_gaussian(noise_multiplier, neighbouring)?)?;
+pub fn dp_sgd_event(noise_multiplier: f64, sampling: SamplingScheme, steps: u64) -> Result<DpEvent> {
+    let step = sampling.wrap(per_example_sum_gaussian(noise_multiplier)?)?;
     DpEvent::self_composed(step, steps)
 }
 

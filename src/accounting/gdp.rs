@@ -9,37 +9,43 @@
 //! [`mu_of_gaussian_composition`] refuses sampled events.
 //! Proof: proofs/accounting/analytic_gaussian.md (§ GDP).
 
-use super::event::DpEvent;
+use super::event::{DpEvent, Neighbouring};
 use super::gaussian;
 use crate::error::{Error, Result, check};
 use crate::special::{normal_cdf, normal_quantile};
 
-/// μ of a composition of unsampled Gaussian events (`Gaussian`, `SelfComposed`, `Composed`),
-/// rounded up.
+/// μ of a composition of unsampled Gaussian events (`Gaussian`, `PerExampleSumGaussian`,
+/// `SelfComposed`, `Composed`) under `neighbouring`, rounded up. A `PerExampleSumGaussian { σ }`
+/// has multiplier σ/f with f the relation's sum-sensitivity factor (1 or 2).
 ///
 /// # Errors
 /// `Unsupported` for any other event (sampling wrappers included: the GDP CLT is not an upper
 /// bound); `InvalidParameter` for invalid multipliers.
-pub fn mu_of_gaussian_composition(event: &DpEvent) -> Result<f64> {
-    fn inv_var(e: &DpEvent) -> Result<f64> {
+pub fn mu_of_gaussian_composition(event: &DpEvent, neighbouring: Neighbouring) -> Result<f64> {
+    /// Σ 1/zᵢ² over the releases of `e`, with f the relation's factor.
+    fn inv_var(e: &DpEvent, f: f64) -> Result<f64> {
         match e {
             DpEvent::Gaussian { noise_multiplier } => {
                 let z = check::positive("sigma", *noise_multiplier)?;
                 Ok(1.0 / (z * z))
             }
-            DpEvent::SelfComposed { event, count } => Ok(inv_var(event)? * check::count("count", *count)? as f64),
-            DpEvent::Composed(es) => es.iter().map(inv_var).sum(),
+            DpEvent::PerExampleSumGaussian { noise_multiplier } => {
+                let z = check::positive("sigma", *noise_multiplier)? / f;
+                Ok(1.0 / (z * z))
+            }
+            DpEvent::SelfComposed { event, count } => Ok(inv_var(event, f)? * check::count("count", *count)? as f64),
+            DpEvent::Composed(es) => es.iter().map(|e| inv_var(e, f)).sum(),
             other => Err(Error::Unsupported {
                 event: other.describe(),
                 neighbouring: "any".into(),
                 accountant: "GDP",
                 reason: "exact GDP covers unsampled Gaussian releases only; the CLT approximation for sampled \
-                         Gaussians is not an upper bound"
+                             Gaussians is not an upper bound"
                     .into(),
             }),
         }
     }
-    Ok((inv_var(event)?.sqrt() * (1.0 + 4.0 * f64::EPSILON)).next_up())
+    Ok((inv_var(event, neighbouring.sum_sensitivity_factor())?.sqrt() * (1.0 + 4.0 * f64::EPSILON)).next_up())
 }
 
 /// δ(ε) of μ-GDP.

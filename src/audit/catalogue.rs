@@ -297,13 +297,8 @@ pub fn catalogue() -> Vec<Case> {
         ),
     ];
     // The C7 case claims what the accountant reports for one Poisson(q = 0.7) step at sigma = 2.
-    let ev = crate::accounting::dp_sgd_event(
-        2.0,
-        crate::accounting::SamplingScheme::Poisson { q: 0.7 },
-        1,
-        crate::accounting::Neighbouring::AddRemove,
-    )
-    .expect("invariant: valid event");
+    let ev = crate::accounting::dp_sgd_event(2.0, crate::accounting::SamplingScheme::Poisson { q: 0.7 }, 1)
+        .expect("invariant: valid event");
     let claim = crate::accounting::RdpSettings::new(crate::accounting::Neighbouring::AddRemove)
         .epsilon(&ev, 1e-5)
         .expect("invariant: supported event")

@@ -430,7 +430,7 @@ impl MechanismArgs {
 
 impl Request {
     fn event(&self, sigma: f64) -> Result<DpEvent> {
-        dp_sgd_event(sigma, self.sampling, self.steps, self.neighbouring)
+        dp_sgd_event(sigma, self.sampling, self.steps)
     }
 
     fn describe(&self, sigma: f64) -> String {

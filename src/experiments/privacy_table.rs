@@ -206,11 +206,11 @@ fn epsilon(
 pub fn account(s: &Setting) -> Result<Row> {
     let q = s.batch_size as f64 / s.dataset_size as f64;
     let grid = s.orders.grid();
-    let poisson = dp_sgd_event(s.sigma, SamplingScheme::Poisson { q }, s.steps, Neighbouring::AddRemove)?;
+    let poisson = dp_sgd_event(s.sigma, SamplingScheme::Poisson { q }, s.steps)?;
     let classic = epsilon(&poisson, grid.clone(), Neighbouring::AddRemove, s.delta, Conversion::Classic)?;
     let improved = epsilon(&poisson, grid.clone(), Neighbouring::AddRemove, s.delta, Conversion::Improved)?;
     let wor_scheme = SamplingScheme::WithoutReplacement { dataset_size: s.dataset_size, batch_size: s.batch_size };
-    let wor = dp_sgd_event(s.sigma, wor_scheme, s.steps, Neighbouring::ReplaceOne)?;
+    let wor = dp_sgd_event(s.sigma, wor_scheme, s.steps)?;
     let wor_eps = epsilon(&wor, grid, Neighbouring::ReplaceOne, s.delta, Conversion::Improved)?;
     let verdict = match s.claimed_epsilon {
         None => "no claim in the text".to_string(),

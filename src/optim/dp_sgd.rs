@@ -126,10 +126,7 @@ pub fn dp_sgd(
     // A step is a privacy mechanism only with noise and a sensitivity bound.
     let private = sigma > 0.0 && C.is_finite();
     let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
-    let step_event = config
-        .sampler
-        .scheme(n)
-        .wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 }, config.neighbouring)?)?;
+    let step_event = config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 })?)?;
     let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
     let mut events = EventLog::default();
     let mut avg = Averager::new(d);

@@ -247,7 +247,7 @@ impl Averager {
 }
 
 /// The noise multiplier for a run of `steps` steps whose per-step event is
-/// `sampler ∘ per_example_sum_gaussian(σ, neighbouring)`.
+/// `sampler ∘ per_example_sum_gaussian(σ)`.
 ///
 /// # Errors
 /// `InvalidParameter` for σ < 0 or invalid targets; `Unsupported` for a sampler or relation no
@@ -260,9 +260,7 @@ pub(crate) fn noise_multiplier(
     neighbouring: Neighbouring,
 ) -> Result<f64> {
     let scheme = sampler.scheme(n);
-    noise_multiplier_for(privacy, sampler, neighbouring, |s| {
-        crate::accounting::dp_sgd_event(s, scheme, steps, neighbouring)
-    })
+    noise_multiplier_for(privacy, sampler, neighbouring, |s| crate::accounting::dp_sgd_event(s, scheme, steps))
 }
 
 /// [`noise_multiplier`] for any run whose executed events at noise multiplier σ are

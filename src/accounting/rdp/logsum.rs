@@ -29,9 +29,11 @@ pub struct LogValue {
 }
 
 impl LogValue {
-    /// `value + error`, the upper end of the interval that contains the exact sum's log.
+    /// `value + error`, the upper end of the interval that contains the exact sum's log; +∞ if
+    /// either is NaN (an overflowed term: the value is unknown, so no finite upper end is known).
     pub fn upper(&self) -> f64 {
-        self.value + self.error
+        let u = self.value + self.error;
+        if u.is_nan() { f64::INFINITY } else { u }
     }
 }
 

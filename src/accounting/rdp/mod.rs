@@ -8,6 +8,7 @@
 //! | event | neighbouring | per-step RDP |
 //! |---|---|---|
 //! | `Gaussian` | both | `α/(2z²)` |
+//! | `PerExampleSumGaussian` | both | as `Gaussian { σ / factor }`, factor 1 (add/remove) or 2 (replace-one) |
 //! | `Laplace` | both | Mironov 2017 Prop. 6 |
 //! | `EpsilonDelta(ε, δ)` | both | RDP of RR_ε, plus δ carried separately (below) |
 //! | `PoissonSampled(q, Gaussian)` | add/remove | MTZ 2019 (integer: exact; fractional: certified series) |
@@ -20,6 +21,10 @@
 //! the transcript has the composed RDP curve; so the composition is
 //! `(ε, P(G)·δ_RDP(ε) + 1 − P(G))`-DP. The accountant stores `ln P(G)` and applies this at
 //! conversion time (proofs/accounting/rdp_accountant.md).
+//!
+//! **No NaN reaches a result.** Every per-order value passes through [`upper_or_infinity`]: a
+//! NaN (an overflowed formula, e.g. σ = 1e-300) becomes +∞, the only upper bound that is safe
+//! when the value is unknown, so ε is then +∞, never 0.
 //!
 //! The check phase and the compose phase are one traversal ([`RdpAccountant::supports`] runs it
 //! and discards the result), `count` is applied in exactly one place (`SelfComposed`), and the
@@ -50,6 +55,12 @@ pub fn default_orders() -> Vec<f64> {
 fn add_down(a: f64, b: f64) -> f64 {
     let s = a + b;
     if s == 0.0 { s } else { s.next_down() }
+}
+
+/// A per-order RDP value as an upper bound: NaN (an unknown value) becomes +∞, and a negative
+/// value (the true RDP is ≥ 0) becomes 0.
+pub fn upper_or_infinity(rdp: f64) -> f64 {
+    if rdp.is_nan() { f64::INFINITY } else { rdp.max(0.0) }
 }
 
 /// An RDP curve on the accountant's grid plus the probability mass of approximate-DP failures.
@@ -207,18 +218,35 @@ impl RdpAccountant {
         }
     }
 
+    /// The multiplier z of a Gaussian release relative to its ℓ2-sensitivity under this
+    /// accountant's relation, validated: `Gaussian { z }` as given, `PerExampleSumGaussian { σ }`
+    /// as `σ / factor` (the one place the relation's sum-sensitivity factor enters).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for a multiplier that is not finite and > 0; `Unsupported` for an
+    /// event that is not a Gaussian release.
+    fn gaussian_multiplier(&self, event: &DpEvent) -> Result<f64> {
+        match event {
+            DpEvent::Gaussian { noise_multiplier: z } => check::positive("sigma", *z),
+            DpEvent::PerExampleSumGaussian { noise_multiplier: s } => {
+                Ok(check::positive("sigma", *s)? / self.neighbouring.sum_sensitivity_factor())
+            }
+            _ => Err(self.unsupported(event, "not a Gaussian release")),
+        }
+    }
+
     /// The one traversal: validates every parameter and computes the curve of `event`.
     fn curve(&self, event: &DpEvent) -> Result<Curve> {
         let n = self.orders.len();
         // Orders are independent: evaluate them in parallel. Each order's value is computed by the
         // same sequential code, so the result does not depend on the thread count.
         let per_order = |f: &(dyn Fn(f64) -> f64 + Sync)| Curve {
-            rdp: self.orders.par_iter().with_min_len(8).map(|&a| f(a)).collect(),
+            rdp: self.orders.par_iter().with_min_len(8).map(|&a| upper_or_infinity(f(a))).collect(),
             log_good: 0.0,
         };
         match event {
-            DpEvent::Gaussian { noise_multiplier: z } => {
-                let z = check::positive("sigma", *z)?;
+            DpEvent::Gaussian { .. } | DpEvent::PerExampleSumGaussian { .. } => {
+                let z = self.gaussian_multiplier(event)?;
                 Ok(per_order(&|a| basic::gaussian_rdp(z, a)))
             }
             DpEvent::Laplace { noise_multiplier: z } => {
@@ -246,8 +274,8 @@ impl RdpAccountant {
                     ));
                 }
                 match inner.as_ref() {
-                    DpEvent::Gaussian { noise_multiplier: z } => {
-                        let z = check::positive("sigma", *z)?;
+                    DpEvent::Gaussian { .. } | DpEvent::PerExampleSumGaussian { .. } => {
+                        let z = self.gaussian_multiplier(inner)?;
                         Ok(per_order(&|a| poisson_gaussian::rdp_upper(q, z, a)))
                     }
                     _ if q == 0.0 => {
@@ -271,10 +299,11 @@ impl RdpAccountant {
                     ));
                 }
                 match inner.as_ref() {
-                    DpEvent::Gaussian { noise_multiplier: z } => {
-                        let z = check::positive("sigma", *z)?;
+                    DpEvent::Gaussian { .. } | DpEvent::PerExampleSumGaussian { .. } => {
+                        let z = self.gaussian_multiplier(inner)?;
                         let gamma = *b as f64 / *nn as f64;
-                        Ok(Curve { rdp: wor_gaussian::rdp_curve_upper(gamma, z, &self.orders), log_good: 0.0 })
+                        let rdp = wor_gaussian::rdp_curve_upper(gamma, z, &self.orders);
+                        Ok(Curve { rdp: rdp.into_iter().map(upper_or_infinity).collect(), log_good: 0.0 })
                     }
                     _ if b == nn => self.curve(inner),
                     _ => Err(self.unsupported(

@@ -50,10 +50,11 @@ pub fn log_a_upper(q: f64, z: f64, alpha: f64) -> f64 {
     lv.upper()
 }
 
-/// Per-step RDP `ε(α) = ln A_α/(α−1)`, an upper bound (rounded up).
+/// Per-step RDP `ε(α) = ln A_α/(α−1)`, an upper bound (rounded up); +∞ when the formula
+/// overflows (a NaN is never returned: `NaN.max(0.0)` would be 0, the worst possible answer).
 pub fn rdp_upper(q: f64, z: f64, alpha: f64) -> f64 {
     let r = log_a_upper(q, z, alpha) / (alpha - 1.0);
-    r.next_up().max(0.0)
+    super::upper_or_infinity(r.next_up())
 }
 
 /// Integer α: the exact finite binomial sum, with its floating-point error bound.

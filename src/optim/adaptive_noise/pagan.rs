@@ -54,8 +54,7 @@ pub fn pagan(
     let z = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
     let private = z > 0.0 && config.clip_radius_b.is_finite();
     let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
-    let step_event =
-        config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { z } else { 1.0 }, config.neighbouring)?)?;
+    let step_event = config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { z } else { 1.0 })?)?;
     let a = config.ellipsoid_a();
     let bound = if config.clip_radius_b.is_finite() {
         GradientBound::Ellipsoid { a: &a, kind: config.projection }

@@ -191,10 +191,7 @@ pub fn dp2(
     let clipped = C1.is_finite() && C_adaptive.is_finite();
     let private = sigma > 0.0 && clipped;
     let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
-    let step_event = config
-        .sampler
-        .scheme(n)
-        .wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 }, config.neighbouring)?)?;
+    let step_event = config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 })?)?;
     let noise_std = |c: f64| crate::optim::noise_std_on_sum(sigma, c);
     let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
     let mut events = EventLog::default();

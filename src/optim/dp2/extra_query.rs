@@ -45,8 +45,8 @@ pub fn extra_query_event(config: &Dp2Config, n: usize, sigma: f64) -> Result<DpE
     let (t, s) = (config.steps_t, config.delay_sgd_s1);
     let single = t.div_ceil(s);
     let scheme = config.sampler.scheme(n);
-    let sgd = scheme.wrap(per_example_sum_gaussian(sigma, config.neighbouring)?)?;
-    let double = scheme.wrap(per_example_sum_gaussian(sigma / std::f64::consts::SQRT_2, config.neighbouring)?)?;
+    let sgd = scheme.wrap(per_example_sum_gaussian(sigma)?)?;
+    let double = scheme.wrap(per_example_sum_gaussian(sigma / std::f64::consts::SQRT_2)?)?;
     let mut parts = vec![DpEvent::self_composed(sgd, single)?];
     if t > single {
         parts.push(DpEvent::self_composed(double, t - single)?);
@@ -86,8 +86,8 @@ pub fn dp2_extra_query(
     let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
     let scheme = config.sampler.scheme(n);
     let one = if private { sigma } else { 1.0 };
-    let single_event = scheme.wrap(per_example_sum_gaussian(one, config.neighbouring)?)?;
-    let double_event = scheme.wrap(per_example_sum_gaussian(one / std::f64::consts::SQRT_2, config.neighbouring)?)?;
+    let single_event = scheme.wrap(per_example_sum_gaussian(one)?)?;
+    let double_event = scheme.wrap(per_example_sum_gaussian(one / std::f64::consts::SQRT_2)?)?;
     let noise_std = |c: f64| crate::optim::noise_std_on_sum(sigma, c);
     let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
     let mut events = EventLog::default();

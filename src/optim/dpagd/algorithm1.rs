@@ -191,7 +191,7 @@ pub fn dpagd(
         FullBatchNoise::Std { sigma, .. } => sigma,
         FullBatchNoise::Target { .. } => s * G / b,
     };
-    let step_event = per_example_sum_gaussian(if private { s } else { 1.0 }, config.neighbouring)?;
+    let step_event = per_example_sum_gaussian(if private { s } else { 1.0 })?;
     let (mut noise, mut output_rng) =
         (seeds.stream(Stream::Noise), seeds.stream(Stream::Other(OUTPUT_INDEX_STREAM_TAG)));
     // Line 7's R ~ Unif{1..T}, drawn first: it cannot depend on the data or the noise.

@@ -270,10 +270,7 @@ pub fn dp_minibatch_on(
     let sigma = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
     let private = sigma > 0.0 && C.is_finite();
     let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
-    let step_event = config
-        .sampler
-        .scheme(n)
-        .wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 }, config.neighbouring)?)?;
+    let step_event = config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 })?)?;
     let noise_std = crate::optim::noise_std_on_sum(sigma, C);
     let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
     let mut events = EventLog::default();

