@@ -163,3 +163,18 @@ proptest! {
         prop_assert!(!e.is_nan());
     }
 }
+
+/// Orders are capped at `MAX_ORDER` = 1e4: `--orders 1e300` was a capacity-overflow panic and
+/// `--orders 1e9` a 24 GB allocation. The cap itself is accepted and cheap.
+#[test]
+fn orders_are_capped() {
+    use dpref::accounting::rdp::MAX_ORDER;
+    for bad in [1e300, 1e9, MAX_ORDER.next_up(), f64::INFINITY, f64::NAN, 1.0, -3.0] {
+        let r = RdpAccountant::with_orders(vec![2.0, bad], Neighbouring::ReplaceOne);
+        assert!(matches!(r, Err(dpref::Error::InvalidParameter { .. })), "{bad}");
+    }
+    let mut acc = RdpAccountant::with_orders(vec![MAX_ORDER, 9999.5], Neighbouring::ReplaceOne).unwrap();
+    let scheme = SamplingScheme::WithoutReplacement { dataset_size: 1000, batch_size: 10 };
+    acc.compose(&dp_sgd_event(1.0, scheme, 10).unwrap(), 1).unwrap();
+    assert!(acc.rdp().iter().all(|r| r.is_finite() && *r > 0.0));
+}
