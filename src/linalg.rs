@@ -45,10 +45,21 @@ pub fn norm_lp(x: &[f64], p: f64) -> f64 {
 }
 
 /// Weighted (Mahalanobis) norm for a diagonal positive semi-definite `A = diag(a)`:
-/// `‖x‖_A = (Σ aᵢ xᵢ²)^{1/2}`.
+/// `‖x‖_A = (Σ aᵢ xᵢ²)^{1/2}`. The plain sum is used (so results are reproducible bit for bit);
+/// if it overflows, the sum is rescaled by `m = maxᵢ |xᵢ|√aᵢ` as `m·(Σ (|xᵢ|√aᵢ/m)²)^{1/2}`, which
+/// is finite whenever the norm is (|xᵢ|√aᵢ ≳ 1.3e154 made it ∞, and the ellipsoid projection then
+/// returned 0 or never ended).
 pub fn norm_diag_mahalanobis(x: &[f64], a: &[f64]) -> f64 {
     debug_assert_eq!(x.len(), a.len(), "invariant: dimensions agree");
-    x.iter().zip(a).map(|(v, w)| w * v * v).sum::<f64>().sqrt()
+    let plain = x.iter().zip(a).map(|(v, w)| w * v * v).sum::<f64>().sqrt();
+    if plain.is_finite() {
+        return plain;
+    }
+    let m = x.iter().zip(a).map(|(v, w)| v.abs() * w.sqrt()).fold(0.0, f64::max);
+    if !m.is_finite() || m == 0.0 {
+        return plain;
+    }
+    m * x.iter().zip(a).map(|(v, w)| (v.abs() * w.sqrt() / m).powi(2)).sum::<f64>().sqrt()
 }
 
 /// Inner product `⟨x, y⟩`.

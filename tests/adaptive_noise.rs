@@ -427,13 +427,12 @@ fn prop_second_moment_rounds_compose_to_the_target() {
 }
 
 /// Algorithm 3 with the printed variance must run whatever the data: when every coordinate has
-/// been assigned before the last round (U empty), the round releases nothing. Instead the event
-/// multiplier is computed as `std/sensitivity` with sensitivity `√|U|·ρ_t²/n = 0`, i.e. ∞, and
-/// the run fails with `InvalidParameter { sigma = inf }`. Failing input: n = 100 000 rows
+/// been assigned before the last round (U empty), the round releases nothing and records no event.
+/// Before the fix the event multiplier was computed as `std/sensitivity` with sensitivity
+/// `√|U|·ρ_t²/n = 0`, i.e. ∞, and the run failed with `InvalidParameter { sigma = inf }`. Input: n = 100 000 rows
 /// `z = ±1` (d = 1, so U empties in round 1), r = 1, T_est = 3, printed variance at ε = 1,
 /// δ = 1e-5. (The `Target` and `Multiplier` noises give std = z·0 = 0 and skip the event.)
 #[test]
-#[ignore = "bug: src/optim/adaptive_noise/second_moment.rs: PaperVariance with an empty active set records Gaussian(std/0 = inf) and fails"]
 fn prop_second_moment_paper_variance_runs_when_the_active_set_empties() {
     let f: Vec<f64> = (0..100_000).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
     let data = Dataset::new(f, vec![0.0; 100_000], 1).unwrap();

@@ -411,7 +411,6 @@ fn prop_domain_weighted_projection_refuses_l1_ball() {
 /// `‖y − x‖_H = 1`; the Euclidean fallback gives `(0.707, 0.707)` with `‖y − x‖_H = 1.293`.
 /// (AdaGrad reaches this case in PAGAN with σ = 0 while a coordinate's gradients are all 0.)
 #[test]
-#[ignore = "bug: src/geometry/mod.rs Domain::project_weighted (l2 ball, h with a 0 entry) falls back to the Euclidean projection, which is not H-optimal"]
 fn prop_domain_weighted_l2_projection_with_zero_weight_is_optimal() {
     let (x, h, r) = (vec![2.0, 2.0], vec![1.0, 0.0], 1.0);
     let mut y = x.clone();
@@ -423,6 +422,34 @@ fn prop_domain_weighted_l2_projection_with_zero_weight_is_optimal() {
     assert!(dist <= best * (1.0 + REL), "‖y − x‖_H = {dist} at y = {y:?}, but (1, 0) attains {best}");
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// The class of the zero-weight case: with some hⱼ = 0, the weighted l2-ball projection is
+    /// feasible and no H-farther from x than the candidates a wrong rule would return (the
+    /// Euclidean projection, x radially scaled into the ball, the zero-weight coordinates zeroed
+    /// and the rest projected).
+    #[test]
+    fn prop_weighted_l2_projection_with_zero_weights_beats_candidates(
+        x in vec(-3.0f64..3.0, 2..8), hw in vec(0.0f64..2.0, 2..8), zeros in vec(any::<bool>(), 2..8), r in 0.1f64..2.0,
+    ) {
+        let d = x.len().min(hw.len()).min(zeros.len());
+        let x = &x[..d];
+        let h: Vec<f64> = (0..d).map(|j| if zeros[j] { 0.0 } else { hw[j] + 0.01 }).collect();
+        let mut y = x.to_vec();
+        Domain::L2Ball { radius: r }.project_weighted(&mut y, &h).unwrap();
+        prop_assert!(norm2(&y) <= r * (1.0 + REL));
+        let dist = norm_w(&sub(x, &y), &h);
+        let mut euclid = x.to_vec();
+        Domain::L2Ball { radius: r }.project(&mut euclid);
+        let mut zeroed: Vec<f64> = x.iter().zip(&h).map(|(v, w)| if *w == 0.0 { 0.0 } else { *v }).collect();
+        Domain::L2Ball { radius: r }.project(&mut zeroed);
+        for c in [euclid, zeroed] {
+            prop_assert!(dist <= norm_w(&sub(x, &c), &h) * (1.0 + 1e-9) + 1e-12, "{:?} beats {:?}", c, y);
+        }
+    }
+}
+
 /// The Euclidean ellipsoid projection's doc promises `‖y‖_A ≤ 1` "as evaluated" (by keeping the
 /// upper end of the λ bracket), but it evaluates with `φ`, while `project_ellipsoid` itself
 /// tests membership with `norm_diag_mahalanobis`; by that evaluation the result can exceed 1 by
@@ -430,7 +457,6 @@ fn prop_domain_weighted_l2_projection_with_zero_weight_is_optimal() {
 /// excess is 2.2e-16 of the sensitivity), but the documented guarantee does not hold.
 /// Failing input: `x = (1, −5, 5)`, `a = (4, 7, 9)`: `‖π(x)‖_A = 1.0000000000000002`.
 #[test]
-#[ignore = "bug: src/geometry/mod.rs project_ellipsoid (Euclidean) can return ‖y‖_A = 1 + 1 ulp as norm_diag_mahalanobis evaluates it"]
 fn prop_ellipsoid_euclidean_projection_is_feasible_as_evaluated() {
     let (x, a) = ([1.0, -5.0, 5.0], [4.0, 7.0, 9.0]);
     let y = projected(&x, &a, EllipsoidProjection::Euclidean);
@@ -444,10 +470,55 @@ fn prop_ellipsoid_euclidean_projection_is_feasible_as_evaluated() {
 /// than the relative 1e-12 that `Domain::contains` allows. Failing input: `x = (10000)`,
 /// `r = 0.01` gives `y = (0.010000000000218279)`, 2e-11 relative outside.
 #[test]
-#[ignore = "bug: src/geometry/mod.rs project_l1_ball returns points outside the l1 ball when ‖x‖₁ ≫ r"]
 fn prop_l1_ball_projection_is_feasible() {
     let (x, r) = (vec![10_000.0], 0.01);
     let mut y = x.clone();
     Domain::L1Ball { radius: r }.project(&mut y);
     assert!(Domain::L1Ball { radius: r }.contains(&y), "‖y‖₁ = {:e} vs r = {r}", norm1(&y));
+    assert!(dpref::linalg::norm_l1(&y) <= r);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The class: for x over twelve decades of scale and r down to 1e-8·‖x‖₁, the projection is
+    /// inside the ball as `norm_l1` evaluates it (no tolerance), keeps the signs of x, and is a
+    /// soft-thresholding: every kept coordinate is shrunk by the same θ up to ulps of ‖x‖₁ (the
+    /// optimality condition), and every dropped one has |xⱼ| ≤ θ.
+    #[test]
+    fn prop_l1_ball_projection_is_feasible_as_evaluated(
+        x in proptest::collection::vec(-1.0f64..1.0, 1..40), scale_exp in -6.0f64..6.0, frac_exp in -8.0f64..-0.01,
+    ) {
+        let x: Vec<f64> = x.iter().map(|v| v * 10f64.powf(scale_exp)).collect();
+        let n1 = dpref::linalg::norm_l1(&x);
+        prop_assume!(n1 > 0.0);
+        let r = n1 * 10f64.powf(frac_exp);
+        let mut y = x.clone();
+        project_l1_ball(&mut y, r);
+        prop_assert!(dpref::linalg::norm_l1(&y) <= r, "‖y‖₁ = {:e} > r = {:e}", dpref::linalg::norm_l1(&y), r);
+        let slack = 64.0 * f64::EPSILON * n1;
+        let shrink: Vec<f64> = x.iter().zip(&y).filter(|(_, b)| **b != 0.0).map(|(a, b)| a.abs() - b.abs()).collect();
+        let theta = shrink.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        for (a, b) in x.iter().zip(&y) {
+            prop_assert!(*b == 0.0 || a.signum() == b.signum());
+            if *b == 0.0 { prop_assert!(a.abs() <= theta + slack || shrink.is_empty()); }
+        }
+        for s in &shrink { prop_assert!((s - theta).abs() <= slack, "shrinks {:?}", shrink); }
+        // and nearly all of r is used: the projection lies on the sphere, up to ulps of ‖x‖₁
+        prop_assert!(dpref::linalg::norm_l1(&y) >= r - slack * x.len() as f64);
+    }
+}
+
+/// Huge inputs (|xⱼ|√aⱼ ≥ 1.3e154 overflowed the naive ‖x‖_A to ∞): both ellipsoid projections
+/// return a feasible, non-zero point in finite time (the Euclidean one looped forever on
+/// x = (1e200), a = (1)).
+#[test]
+fn ellipsoid_projection_of_huge_inputs_terminates_feasibly() {
+    for kind in [EllipsoidProjection::Radial, EllipsoidProjection::Euclidean] {
+        for (x, a) in [(vec![1e200], vec![1.0]), (vec![1e300, -1e300, 3.0], vec![1.0, 4.0, 0.5])] {
+            let y = projected(&x, &a, kind);
+            let n = dpref::linalg::norm_diag_mahalanobis(&y, &a);
+            assert!(n <= 1.0 && n > 0.5, "{kind:?} {x:?}: ‖y‖_A = {n}");
+        }
+    }
 }

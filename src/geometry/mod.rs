@@ -47,8 +47,8 @@ pub enum EllipsoidProjection {
 ///
 /// Euclidean variant: outside the ellipsoid, `yⱼ = xⱼ/(1 + λaⱼ)` with λ > 0 the root of the convex
 /// decreasing `φ(λ) = Σ aⱼxⱼ²/(1 + λaⱼ)² − 1`, bracketed in `[(‖x‖_A − 1)/a_max, (‖x‖_A − 1)/a_min]`
-/// and refined by bisection to adjacent floats; the larger end is kept, so `‖y‖_A ≤ 1` as
-/// evaluated.
+/// and refined by bisection to adjacent floats; the larger end is kept, and raised by ulps until
+/// `‖y‖_A ≤ 1` as [`norm_diag_mahalanobis`] evaluates it (φ's own rounding once left it at 1 + 1 ulp).
 pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) -> f64 {
     debug_assert_eq!(x.len(), a.len(), "invariant: dimensions agree");
     let norm_a = norm_diag_mahalanobis(x, a);
@@ -91,8 +91,23 @@ pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) ->
                     hi = mid;
                 }
             }
-            for (v, ai) in x.iter_mut().zip(a) {
-                *v /= 1.0 + hi * ai;
+            // φ and `norm_diag_mahalanobis` round differently: raise λ by ulps until ‖y‖_A ≤ 1
+            // as the latter evaluates it (each step shrinks every |yⱼ|, so the loop ends).
+            let original = x.to_vec();
+            for _ in 0..64 {
+                for ((v, o), ai) in x.iter_mut().zip(&original).zip(a) {
+                    *v = o / (1.0 + hi * ai);
+                }
+                if norm_diag_mahalanobis(x, a) <= 1.0 {
+                    break;
+                }
+                hi = (hi * (1.0 + 4.0 * f64::EPSILON)).max(hi.next_up());
+            }
+            // (never seen to be needed: a feasible point whatever the rounding)
+            while norm_diag_mahalanobis(x, a) > 1.0 {
+                for v in x.iter_mut() {
+                    *v *= 1.0 - f64::EPSILON;
+                }
             }
         }
     }
@@ -190,7 +205,8 @@ impl Domain {
     ///
     /// Box: coordinatewise clamping (the problem decouples). l2 ball: `yⱼ = hⱼxⱼ/(hⱼ + μ)` with
     /// μ ≥ 0 the root of `‖y(μ)‖₂ = r` (bisection; the end inside the ball is kept). Coordinates
-    /// with `hⱼ = 0` carry no cost and are set by the Euclidean projection of the rest.
+    /// with `hⱼ = 0` carry no cost: they are set to 0 when the weighted ones need the whole ball,
+    /// and otherwise scaled into the room the weighted ones leave.
     ///
     /// # Errors
     /// `Unsupported` for the l1 ball (not needed by the algorithms that use it).
@@ -205,14 +221,37 @@ impl Domain {
                 if norm_l2(x) <= radius {
                     return Ok(());
                 }
-                if h.contains(&0.0) {
-                    // Degenerate weights: fall back to the Euclidean projection (any point of the
-                    // optimal face is optimal for the zero-weight coordinates).
-                    self.project(x);
+                // Zero-weight coordinates (Z) cost nothing wherever they go. If the weighted ones
+                // (P) fit, y_P = x_P is free and y_Z takes what is left of the ball (scaled toward
+                // x_Z: the Euclidean-closest of the optimal points). Otherwise y_Z = 0 leaves all
+                // the room to P, and μ > 0 gives yⱼ = hⱼxⱼ/(hⱼ + μ), which is 0 on Z as well.
+                let norm_p = x.iter().zip(h).filter(|(_, hi)| **hi > 0.0).map(|(xi, _)| xi * xi).sum::<f64>().sqrt();
+                if h.contains(&0.0) && norm_p <= radius {
+                    let norm_z =
+                        x.iter().zip(h).filter(|(_, hi)| **hi == 0.0).map(|(xi, _)| xi * xi).sum::<f64>().sqrt();
+                    let room = ((radius - norm_p) * (radius + norm_p)).max(0.0).sqrt();
+                    let f = clip_scale(norm_z, room);
+                    for (v, hi) in x.iter_mut().zip(h) {
+                        if *hi == 0.0 {
+                            *v *= f;
+                        }
+                    }
+                    // rounding of the two parts' norms: shrink Z by ulps until the whole fits
+                    while norm_l2(x) > radius {
+                        for (v, hi) in x.iter_mut().zip(h) {
+                            if *hi == 0.0 {
+                                *v *= 1.0 - f64::EPSILON;
+                            }
+                        }
+                    }
                     return Ok(());
                 }
                 let norm_at = |mu: f64| -> f64 {
-                    x.iter().zip(h).map(|(xi, hi)| (hi * xi / (hi + mu)).powi(2)).sum::<f64>().sqrt()
+                    x.iter()
+                        .zip(h)
+                        .map(|(xi, hi)| if *hi == 0.0 { 0.0 } else { (hi * xi / (hi + mu)).powi(2) })
+                        .sum::<f64>()
+                        .sqrt()
                 };
                 let (mut lo, mut hi) = (0.0f64, h.iter().copied().fold(0.0, f64::max));
                 while norm_at(hi) > radius {
@@ -246,6 +285,13 @@ impl Domain {
 
 /// Euclidean projection onto `{‖x‖₁ ≤ r}` (Duchi, Shalev-Shwartz, Singer, Chandra 2008, Fig. 1):
 /// soft-threshold at the θ ≥ 0 with `Σ max(|xⱼ| − θ, 0) = r`, found by sorting.
+///
+/// **Feasible as evaluated.** θ = (Σ_{top k}|xⱼ| − r)/k cancels when ‖x‖₁ ≫ r, so the result
+/// is accurate to ulps of ‖x‖₁, not of r (x = (10000), r = 0.01 gave ‖y‖₁ = r·(1 + 2e-11)). θ is
+/// therefore corrected until `norm_l1(y) ≤ r` as evaluated: a Newton step on the piecewise
+/// linear `s(θ) = Σ max(|xⱼ| − θ, 0)` (θ += (s − r)/k, k the active count), then one ulp of θ at a
+/// time. Each correction raises θ, and at θ = max|xⱼ| the result is 0, so the loop ends; it
+/// moves θ by rounding errors only, so y stays the projection up to ulps of ‖x‖₁.
 pub fn project_l1_ball(x: &mut [f64], r: f64) {
     if crate::linalg::norm_l1(x) <= r {
         return;
@@ -260,7 +306,24 @@ pub fn project_l1_ball(x: &mut [f64], r: f64) {
             theta = t;
         }
     }
-    for v in x.iter_mut() {
-        *v = v.signum() * (v.abs() - theta).max(0.0);
+    let top = u[0];
+    let original = x.to_vec();
+    let soft_threshold = |x: &mut [f64], theta: f64| {
+        for (v, o) in x.iter_mut().zip(&original) {
+            *v = o.signum() * (o.abs() - theta).max(0.0);
+        }
+    };
+    soft_threshold(x, theta);
+    let mut newton = true;
+    loop {
+        let s = crate::linalg::norm_l1(x);
+        if s <= r || theta >= top {
+            break;
+        }
+        let active = x.iter().filter(|v| **v != 0.0).count().max(1) as f64;
+        let step = if newton { (s - r) / active } else { 0.0 };
+        newton = false;
+        theta = (theta + step).max(theta.next_up()).min(top);
+        soft_threshold(x, theta);
     }
 }

@@ -143,7 +143,9 @@ pub fn private_second_moments(
             _ => unreachable!("invariant: z_round is None only for PaperVariance"),
         };
         noise_stds.push(std);
-        if std > 0.0 {
+        // An empty U releases nothing (and has sensitivity 0): no event. The noise stream is not
+        // touched either, since the loop below draws one value per coordinate of U.
+        if std > 0.0 && !U.is_empty() {
             // the multiplier of the release: z_round exactly, or what the printed variance gives
             events.push(DpEvent::gaussian(z_round.unwrap_or(std / sensitivity))?);
         }
