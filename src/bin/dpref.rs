@@ -1236,6 +1236,12 @@ fn check_run_flags(args: &RunArgs) -> CliResult<()> {
     if args.projection.is_some() && !alg.is_adaptive_noise() {
         return Err(unused("--projection", "pasan and pagan"));
     }
+    if args.lambda != "none" && !alg.is_dpagd() {
+        return Err(unused("--lambda", "dp-rmsprop and dp-adam with --variant paper"));
+    }
+    if args.bias_correction.is_some() && alg != DpAdam {
+        return Err(unused("--bias-correction", "dp-adam"));
+    }
     let dp2_flags = [
         ("--delay-sgd", args.delay_sgd.is_some()),
         ("--delay-adaptive", args.delay_adaptive.is_some()),
@@ -1368,6 +1374,12 @@ fn run_algorithm(args: &RunArgs) -> CliResult<String> {
         }
         (VariantArg::Minibatch, s) => s.unwrap_or(SamplingArg::Poisson),
     };
+    if args.batch_size.is_some_and(|b| b == 0 || b > n) {
+        return Err(usage(format!(
+            "--batch-size must be between 1 and the dataset size n = {n}, got {}",
+            args.batch_size.unwrap_or(0)
+        )));
+    }
     let b = args.batch_size.unwrap_or(n.min(64));
     let sampler = match sampling {
         SamplingArg::Poisson => BatchSampler::poisson_expected(b, n)?,
@@ -1382,9 +1394,6 @@ fn run_algorithm(args: &RunArgs) -> CliResult<String> {
             BatchSampler::Full
         }
     };
-    if args.batch_size.is_some_and(|b| b == 0 || b > n) {
-        return Err(usage(format!("--batch-size must be between 1 and the dataset size n = {n}, got {b}")));
-    }
     sampler.validate(n)?;
     // The batch size is the public normaliser b of every noisy sum (given or defaulted, it does
     // not move when one record is added or removed); full batch without --batch-size reads n from
