@@ -358,6 +358,12 @@ fn messages_name_the_flag_and_the_fix() {
             run(&["dp-sgd", "--loss", "logistic", "--sigma", "1", "--sampling", "full"]),
             vec!["--sampling full", "--batch-size"],
         ),
+        (run(&["pasan", "--loss", "logistic", "--sigma", "1", "--lambda", "2"]), vec!["--lambda", "not used by pasan"]),
+        (
+            run(&["dp-sgd", "--loss", "logistic", "--sigma", "1", "--bias-correction", "true"]),
+            vec!["--bias-correction", "not used by dp-sgd"],
+        ),
+        (run(&["dp-sgd", "--loss", "logistic", "--sigma", "1", "--batch-size", "63"]), vec!["--batch-size", "n = 4"]),
         (account_with(&["--sampling", "full"]).into_iter().filter(|a| a != "--q" && a != "0.01").collect(), vec![]),
     ];
     for (args, keywords) in &cases[..cases.len() - 1] {
