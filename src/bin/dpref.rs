@@ -1207,7 +1207,7 @@ impl dpref::optim::Observer for Progress {
             return;
         };
         if !self.shown && self.start.elapsed() > std::time::Duration::from_secs(1) {
-            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(4));
             self.shown = true;
         }
         bar.set_position((step + 1).max(bar.position()));
