@@ -6,7 +6,7 @@ use dpref::Error;
 use dpref::accounting::Neighbouring;
 use dpref::audit::mechanism::threshold_score;
 use dpref::audit::one_run::p_value;
-use dpref::audit::samples::parse_samples;
+use dpref::audit::samples::{Column, parse_sample_column, parse_samples};
 use dpref::audit::{AuditSettings, Mechanism, NeighbouringPair, ThresholdStrategy, epsilon_lower_bound, sample_scores};
 use dpref::rng::{DpRng, Seeds};
 
@@ -102,7 +102,10 @@ fn audit_neighbouring_pairs_are_checked() {
 #[test]
 fn audit_sample_files_parse_strictly() {
     assert_eq!(parse_samples("1\n2.5\n\n-3e2\n", "f").unwrap(), vec![1.0, 2.5, -300.0]);
-    assert_eq!(parse_samples("score,label\n1.5,1\n2,0\n", "f").unwrap(), vec![1.5, 2.0]);
+    // Several columns: the column is never guessed (a pandas index would be read as the outputs).
+    assert!(matches!(parse_samples("score,label\n1.5,1\n2,0\n", "f"), Err(Error::Data { .. })));
+    let score = parse_sample_column("score,label\n1.5,1\n2,0\n", "f", Some(&Column::Name("score".into())));
+    assert_eq!(score.unwrap().values, vec![1.5, 2.0]);
     for bad in ["", "\n\n", "header only\n", "1\nabc\n", "1\nNaN\n", "inf\n", "1\n2\nx\n"] {
         assert!(matches!(parse_samples(bad, "f"), Err(Error::Data { .. })), "{bad:?}");
     }

@@ -9,11 +9,26 @@ use dpref::accounting::{
 };
 use dpref::error::{Error, Result};
 use serde_json::json;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The exit codes, shown at the end of every subcommand's `--help`.
+const EXIT_CODES: &str = "Exit codes: 0 success; 2 bad input or an unsupported request (one line on stderr \
+                          starting with 'error:').";
+/// The exit codes of `audit`, which adds 3.
+const EXIT_CODES_AUDIT: &str = "Exit codes: 0 no violation found; 3 the claimed epsilon is refuted (the certified \
+                                lower bound exceeds it); 2 bad input or an unsupported request (one line on stderr \
+                                starting with 'error:').";
+
 #[derive(Parser)]
-#[command(name = "dpref", version, about = "Reference implementation of differentially private optimization: accounting, audits, algorithms.", color = clap::ColorChoice::Never)]
+#[command(
+    name = "dpref",
+    version,
+    about = "Reference implementation of differentially private optimization: accounting, audits, algorithms.",
+    color = clap::ColorChoice::Never,
+    after_help = EXIT_CODES_AUDIT
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -22,44 +37,52 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Privacy (epsilon at delta) of T steps of a subsampled Gaussian mechanism.
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
     Account(AccountArgs),
     /// The smallest noise multiplier that meets a target (epsilon, delta).
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
     Calibrate(CalibrateArgs),
     /// Re-run the papers' experiments (shrunk to two cores) and print their tables.
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
     Reproduce(ReproduceArgs),
     /// Audit a mechanism: a certified lower bound on its epsilon.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = EXIT_CODES_AUDIT)]
     Audit(AuditCommand),
     /// Train with one algorithm on a dataset and report the output point and its privacy.
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
     Run(Box<RunArgs>),
 }
+
+// Help texts that name a paper key ([ADFJT], [ZCHWB], [LZLRMS]) are `help = ...` attributes, not
+// doc comments: clap shows doc comments verbatim, so rustdoc's escapes would show as `\[ADFJT\]`.
+// The keys are the papers listed in the README.
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum AlgorithmArg {
     /// DP-SGD (Abadi et al. 2016): per-example l2 clip C, Gaussian noise sigma*C.
     DpSgd,
-    /// PASAN (\[ADFJT\] Alg. 1): ellipsoid clipping, noise z*A^{-1/2}w, AdaGrad-norm steps.
+    #[value(help = "PASAN ([ADFJT] Alg. 1): ellipsoid clipping, noise z*A^{-1/2}w, AdaGrad-norm steps")]
     Pasan,
-    /// PAGAN (\[ADFJT\] Alg. 2): ellipsoid clipping, noise z*A^{-1/2}w, diagonal AdaGrad steps.
+    #[value(help = "PAGAN ([ADFJT] Alg. 2): ellipsoid clipping, noise z*A^{-1/2}w, diagonal AdaGrad steps")]
     Pagan,
-    /// DP-GD (\[ZCHWB\]): --variant minibatch is DP-SGD's privatised gradient with plain steps;
-    /// --variant paper is Algorithm 1 with psi = 1 (full batch, output w_R).
+    #[value(help = "DP-GD ([ZCHWB]): --variant minibatch is DP-SGD's privatised gradient with plain steps; \
+                    --variant paper is Algorithm 1 with psi = 1 (full batch, output w_R)")]
     DpGd,
-    /// DP-RMSProp (\[ZCHWB\]): minibatch = PyTorch RMSprop (alpha = --beta2, eps = --nu) on the
-    /// privatised gradient; paper = Algorithm 1 (v = min(psi, lambda), nu outside the root).
+    #[value(help = "DP-RMSProp ([ZCHWB]): minibatch = PyTorch RMSprop (alpha = --beta2, eps = --nu) on the \
+                    privatised gradient; paper = Algorithm 1 (v = min(psi, lambda), nu outside the root)")]
     DpRmsprop,
-    /// DP-Adam (\[ZCHWB\]): minibatch = PyTorch Adam (bias correction on by default); paper =
-    /// Algorithm 1 without bias correction.
+    #[value(help = "DP-Adam ([ZCHWB]): minibatch = PyTorch Adam (bias correction on by default); paper = \
+                    Algorithm 1 without bias correction")]
     DpAdam,
     /// DP-AdaGrad: PyTorch Adagrad (eps = --nu) on the privatised minibatch gradient (minibatch only).
     DpAdagrad,
-    /// DP²-RMSProp (\[LZLRMS\] Alg. 1): s1 DP-SGD steps, then s2 steps whose per-example gradients
-    /// are divided by D = sqrt(v) + nu, clipped to C2 and noised; v updated once per cycle from
-    /// the average of the s1 released noisy gradients (beta = --beta2).
+    #[value(help = "DP²-RMSProp ([LZLRMS] Alg. 1): s1 DP-SGD steps, then s2 steps whose per-example gradients \
+                    are divided by D = sqrt(v) + nu, clipped to C2 and noised; v updated once per cycle from \
+                    the average of the s1 released noisy gradients (beta = --beta2)")]
     Dp2Rmsprop,
-    /// DP²-AdaGrad (\[LZLRMS\] App. D): v <- v + (G/s1)^2.
+    #[value(help = "DP²-AdaGrad ([LZLRMS] App. D): v <- v + (G/s1)^2")]
     Dp2Adagrad,
-    /// DP²-Yogi (\[LZLRMS\] App. D, misprint corrected): v <- v + (1 - beta) sign(g^2 - v) g^2.
+    #[value(help = "DP²-Yogi ([LZLRMS] App. D, misprint corrected): v <- v + (1 - beta) sign(g^2 - v) g^2")]
     Dp2Yogi,
 }
 
@@ -88,6 +111,37 @@ impl AlgorithmArg {
     fn is_dpagd(self) -> bool {
         matches!(self, AlgorithmArg::DpGd | AlgorithmArg::DpRmsprop | AlgorithmArg::DpAdam | AlgorithmArg::DpAdagrad)
     }
+
+    /// PASAN and PAGAN (\[ADFJT\]).
+    fn is_adaptive_noise(self) -> bool {
+        matches!(self, AlgorithmArg::Pasan | AlgorithmArg::Pagan)
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum LossArg {
+    /// |<x, a> - b| (regression).
+    Absolute,
+    /// (<x, a> - b)^2 / 2 (regression).
+    Squared,
+    /// log(1 + exp(-y <x, a>)), labels in {0, 1} or {-1, +1}.
+    Logistic,
+    /// max(0, 1 - y <x, a>), labels in {0, 1} or {-1, +1}.
+    Hinge,
+    /// Softmax cross-entropy of the network given by --hidden; labels are class indices 0..K-1.
+    CrossEntropy,
+}
+
+impl LossArg {
+    fn name(self) -> &'static str {
+        match self {
+            LossArg::Absolute => "absolute",
+            LossArg::Squared => "squared",
+            LossArg::Logistic => "logistic",
+            LossArg::Hinge => "hinge",
+            LossArg::CrossEntropy => "cross-entropy",
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -100,11 +154,11 @@ enum AblationArg {
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum VariantArg {
-    /// Poisson-sampled, per-example-clipped minibatch steps with PyTorch-style updates (what
-    /// users train with and what \[ZCHWB\]'s experiments ran).
+    #[value(help = "Poisson-sampled, per-example-clipped minibatch steps with PyTorch-style updates (what \
+                    users train with and what [ZCHWB]'s experiments ran)")]
     Minibatch,
-    /// \[ZCHWB\] Algorithm 1: full-batch gradient plus N(0, sigma^2 I), no bias correction, the
-    /// lambda cap, output w_R (what the theorems analyse). Only with --sampling full.
+    #[value(help = "[ZCHWB] Algorithm 1: full-batch gradient plus N(0, sigma^2 I), no bias correction, the \
+                    lambda cap, output w_R (what the theorems analyse). Only with --sampling full")]
     Paper,
 }
 
@@ -112,11 +166,11 @@ enum VariantArg {
 enum OutputArg {
     /// (1/T) sum_{k=0}^{T-1} x^k (what the proofs bound).
     Average0,
-    /// (1/T) sum_{k=1}^{T} x^k (as printed in \[ADFJT\]).
+    #[value(help = "(1/T) sum_{k=1}^{T} x^k (as printed in [ADFJT])")]
     Average1,
     /// x^T.
     Last,
-    /// w_R with R uniform on {1..T} (\[ZCHWB\] --variant paper only; its default).
+    #[value(help = "w_R with R uniform on {1..T} ([ZCHWB] --variant paper only; its default)")]
     Random,
 }
 
@@ -126,124 +180,138 @@ enum ProjectionArg {
     Euclidean,
 }
 
+const DATA_HEADING: &str = "Data and model";
+const PRIVACY_HEADING: &str = "Privacy";
+const TRAINING_HEADING: &str = "Training (all algorithms)";
+const ADFJT_HEADING: &str = "PASAN, PAGAN ([ADFJT])";
+const ZCHWB_HEADING: &str = "dp-gd, dp-rmsprop, dp-adam, dp-adagrad ([ZCHWB]); --beta2 and --nu also for dp2-*";
+const DP2_HEADING: &str = "DP²: dp2-rmsprop, dp2-adagrad, dp2-yogi ([LZLRMS])";
+const OUTPUT_HEADING: &str = "Output";
+
 #[derive(Args)]
 struct RunArgs {
     /// The algorithm.
     #[arg(value_enum)]
     algorithm: AlgorithmArg,
     /// Training data: CSV (label in the last column unless --label-column) or LIBSVM (.svm, .libsvm).
-    #[arg(long)]
+    #[arg(long, help_heading = DATA_HEADING)]
     data: PathBuf,
-    /// 0-based column of the label in a CSV file.
-    #[arg(long)]
+    /// CSV only: 0-based column of the label.
+    #[arg(long, value_parser = whole_usize, help_heading = DATA_HEADING)]
     label_column: Option<usize>,
-    /// Loss: absolute, squared, logistic, hinge (logistic/hinge labels in {0,1} or {-1,+1}).
-    #[arg(long)]
-    loss: String,
-    /// Constraint set X: box:<r>, l2:<r>, l1:<r> or none.
-    #[arg(long, default_value = "none")]
-    domain: String,
+    /// Loss (logistic/hinge labels in {0,1} or {-1,+1}; cross-entropy needs --hidden).
+    #[arg(long, value_enum, help_heading = DATA_HEADING)]
+    loss: LossArg,
+    /// Hidden layer widths of a ReLU network with a softmax cross-entropy loss (e.g. 128,128), for
+    /// dp-gd, dp-rmsprop, dp-adam, dp-adagrad and dp2-*; labels are class indices 0..K-1, K = max
+    /// + 1. Requires --loss cross-entropy. At most 2^24 parameters.
+    #[arg(long, value_delimiter = ',', value_parser = whole_usize, help_heading = DATA_HEADING)]
+    hidden: Vec<usize>,
     /// Target epsilon (calibrates the noise multiplier with the RDP accountant; needs --delta).
-    #[arg(long)]
+    #[arg(long, help_heading = PRIVACY_HEADING)]
     epsilon: Option<f64>,
     /// delta of the target (or, with --sigma, the delta at which epsilon is reported).
-    #[arg(long)]
+    #[arg(long, help_heading = PRIVACY_HEADING)]
     delta: Option<f64>,
     /// Noise multiplier sigma (std / clip on the sum); 0 is the non-private run.
-    #[arg(long)]
+    #[arg(long, help_heading = PRIVACY_HEADING)]
     sigma: Option<f64>,
-    /// \[ADFJT\] only: the paper's noise multiplier sqrt(log(1/delta))/epsilon (not a certified
-    /// calibration; the reported epsilon is what the accountant derives for it). Needs --epsilon, --delta.
-    #[arg(long)]
-    paper_noise: bool,
-    /// Batch size b: expected size under Poisson (q = b/n), exact for fixed-size schemes.
-    #[arg(long)]
+    /// Neighbouring relation of the privacy claim.
+    #[arg(long, value_enum, default_value = "add-remove", help_heading = PRIVACY_HEADING)]
+    neighbouring: NeighbouringArg,
+    /// Batch size b: expected size under Poisson (q = b/n), exact for fixed-size schemes, n for full.
+    #[arg(long, value_parser = whole_usize, help_heading = TRAINING_HEADING)]
     batch_size: Option<usize>,
     /// Batch sampling (default: poisson; full for --variant paper, which allows nothing else).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, help_heading = TRAINING_HEADING)]
     sampling: Option<SamplingArg>,
     /// Steps T (default: one epoch, ceil(n/b)).
-    #[arg(long)]
+    #[arg(long, value_parser = whole_u64, help_heading = TRAINING_HEADING)]
     steps: Option<u64>,
     /// Learning rate eta (DP-SGD) or step scale alpha (PASAN, PAGAN).
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = 0.1, help_heading = TRAINING_HEADING)]
     learning_rate: f64,
     /// Clip radius: C for DP-SGD, B for the ellipsoid A = C/B^2 of PASAN/PAGAN; "none" disables
     /// clipping (only with --sigma: no privacy claim without a sensitivity bound).
-    #[arg(long, default_value = "1.0")]
+    #[arg(long, default_value = "1.0", help_heading = TRAINING_HEADING)]
     clip: String,
-    /// PASAN/PAGAN: diagonal C of the ellipsoid: identity, power:<p> (C_jj = j^p), or file:<path>
-    /// (d positive numbers, one per line).
-    #[arg(long, default_value = "identity")]
-    ellipsoid: String,
-    /// PASAN/PAGAN: projection onto the ellipsoid.
-    #[arg(long, value_enum, default_value = "radial")]
-    projection: ProjectionArg,
-    /// Which point is returned (default: average0; last for the minibatch \[ZCHWB\] optimisers,
+    /// Constraint set X: box:<r>, l2:<r>, l1:<r> or none.
+    #[arg(long, default_value = "none", help_heading = TRAINING_HEADING)]
+    domain: String,
+    /// Which point is returned (default: average0; last for the minibatch dp-gd family and dp2-*,
     /// random for --variant paper).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, help_heading = TRAINING_HEADING)]
     output: Option<OutputArg>,
-    /// dp-gd, dp-rmsprop, dp-adam: the minibatch optimiser or the paper's Algorithm 1.
-    #[arg(long, value_enum, default_value = "minibatch")]
+    /// Seed of all randomness.
+    #[arg(long, default_value_t = 0, value_parser = whole_u64, help_heading = TRAINING_HEADING)]
+    seed: u64,
+    /// Diagonal C of the ellipsoid: identity (default), power:<p> (C_jj = j^p), or file:<path>
+    /// (d positive numbers, one per line).
+    #[arg(long, help_heading = ADFJT_HEADING)]
+    ellipsoid: Option<String>,
+    /// Projection onto the ellipsoid (default: radial).
+    #[arg(long, value_enum, help_heading = ADFJT_HEADING)]
+    projection: Option<ProjectionArg>,
+    /// The paper's noise multiplier sqrt(log(1/delta))/epsilon (not a certified calibration; the
+    /// reported epsilon is what the accountant derives for it). Needs --epsilon, --delta.
+    #[arg(long, help_heading = ADFJT_HEADING)]
+    paper_noise: bool,
+    /// The minibatch optimiser or the paper's Algorithm 1 (dp-gd, dp-rmsprop, dp-adam).
+    #[arg(long, value_enum, default_value = "minibatch", help_heading = ZCHWB_HEADING)]
     variant: VariantArg,
-    /// dp-adam: beta1 in [0, 1).
-    #[arg(long, default_value_t = 0.9)]
-    beta1: f64,
-    /// dp-rmsprop, dp-adam: beta2 in (0, 1) (PyTorch's alpha for RMSprop); default 0.99 for
-    /// dp-rmsprop and 0.999 for dp-adam.
-    #[arg(long)]
+    /// dp-adam: beta1 in [0, 1) (default 0.9).
+    #[arg(long, help_heading = ZCHWB_HEADING)]
+    beta1: Option<f64>,
+    /// dp-rmsprop, dp-adam, dp2-rmsprop, dp2-yogi: beta2 in (0, 1) (PyTorch's alpha for RMSprop,
+    /// DP²'s beta); default 0.99 for dp-rmsprop, 0.999 for dp-adam, 0.9 for dp2-*.
+    #[arg(long, help_heading = ZCHWB_HEADING)]
     beta2: Option<f64>,
     /// dp-rmsprop, dp-adam, dp-adagrad, dp2-*: nu, added outside the square root (PyTorch's eps;
-    /// DP²'s epsilon of D = sqrt(v) + epsilon). Default 1e-8, and 1e-7 for dp2-* (the authors' code).
-    #[arg(long)]
+    /// DP²'s epsilon of D = sqrt(v) + epsilon); >= 0 for the minibatch optimisers, > 0 for
+    /// --variant paper and dp2-*. Default 1e-8, and 1e-7 for dp2-* (the authors' code).
+    #[arg(long, help_heading = ZCHWB_HEADING)]
     nu: Option<f64>,
-    /// dp2-*: s1, the DP-SGD steps per cycle whose averaged releases update the preconditioner.
-    #[arg(long, default_value_t = 100)]
-    delay_sgd: u64,
-    /// dp2-*: s2, the adaptive steps per cycle (default: s1).
-    #[arg(long)]
-    delay_adaptive: Option<u64>,
-    /// dp2-*: C1, the clip of the DP-SGD steps (default: --clip).
-    #[arg(long)]
-    clip_sgd: Option<f64>,
-    /// dp2-*: C2, the clip of the preconditioned gradients in adaptive steps (default: C1).
-    #[arg(long)]
-    clip_adaptive: Option<f64>,
-    /// dp2-*: alpha2, the learning rate of adaptive steps (default: --learning-rate).
-    #[arg(long)]
-    learning_rate_adaptive: Option<f64>,
-    /// dp2-*: an ablation of \[LZLRMS\] App. D: extra-query (variant 1, a second data query per
-    /// adaptive step; the accountant charges it) or noise-first (variant 2, noise before
-    /// preconditioning, one clip C1).
-    #[arg(long, value_enum)]
-    ablation: Option<AblationArg>,
     /// --variant paper: the cap lambda on the second moment's value v = min(psi, lambda), a
     /// positive number or none (no cap).
-    #[arg(long, default_value = "none")]
+    #[arg(long, default_value = "none", help_heading = ZCHWB_HEADING)]
     lambda: String,
     /// --variant minibatch dp-adam: divide the moments by 1 - beta^t (PyTorch: on). The paper's
     /// Algorithm 1 has no bias correction.
-    #[arg(long)]
+    #[arg(long, help_heading = ZCHWB_HEADING)]
     bias_correction: Option<bool>,
-    /// dp-gd, dp-rmsprop, dp-adam, dp-adagrad: hidden layer widths of a ReLU network with a
-    /// softmax cross-entropy loss (e.g. 128,128); labels are class indices 0..K-1, K = max + 1.
-    /// Requires --loss cross-entropy.
-    #[arg(long, value_delimiter = ',')]
-    hidden: Vec<usize>,
-    /// Neighbouring relation of the privacy claim.
-    #[arg(long, value_enum, default_value = "add-remove")]
-    neighbouring: NeighbouringArg,
-    /// Seed of all randomness.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// s1, the DP-SGD steps per cycle whose averaged releases update the preconditioner (default 100).
+    #[arg(long, value_parser = whole_u64, help_heading = DP2_HEADING)]
+    delay_sgd: Option<u64>,
+    /// s2, the adaptive steps per cycle (default: s1).
+    #[arg(long, value_parser = whole_u64, help_heading = DP2_HEADING)]
+    delay_adaptive: Option<u64>,
+    /// C1, the clip of the DP-SGD steps (default: --clip).
+    #[arg(long, help_heading = DP2_HEADING)]
+    clip_sgd: Option<f64>,
+    /// C2, the clip of the preconditioned gradients in adaptive steps (default: C1).
+    #[arg(long, help_heading = DP2_HEADING)]
+    clip_adaptive: Option<f64>,
+    /// alpha2, the learning rate of adaptive steps (default: --learning-rate).
+    #[arg(long, help_heading = DP2_HEADING)]
+    learning_rate_adaptive: Option<f64>,
+    #[arg(
+        long,
+        value_enum,
+        help_heading = DP2_HEADING,
+        help = "An ablation of [LZLRMS] App. D: extra-query (variant 1, a second data query per adaptive \
+                step; the accountant charges it) or noise-first (variant 2, noise before preconditioning, \
+                one clip C1)."
+    )]
+    ablation: Option<AblationArg>,
     /// Print one JSON object instead of text.
-    #[arg(long)]
+    #[arg(long, help_heading = OUTPUT_HEADING)]
     json: bool,
 }
 
 #[derive(Subcommand)]
 enum AuditCommand {
     /// Audit another implementation from its outputs on two neighbouring datasets.
+    #[command(after_help = EXIT_CODES_AUDIT, allow_negative_numbers = true)]
     Samples(AuditSamplesArgs),
 }
 
@@ -255,19 +323,23 @@ enum StrategyArg {
 
 #[derive(Args)]
 struct AuditSamplesArgs {
-    /// Outputs on D: one real number per line, or the first column of a CSV.
+    /// Outputs on D: one real number per line, or a CSV (see --column).
     #[arg(long)]
     a: PathBuf,
-    /// Outputs on D' (neighbouring).
+    /// Outputs on D' (neighbouring), in the same format.
     #[arg(long)]
     b: PathBuf,
+    /// The column holding the outputs in both files: a header name or a 0-based index. Needed when
+    /// the files have more than one column (e.g. pandas' to_csv() writes the row index first).
+    #[arg(long)]
+    column: Option<String>,
     /// delta of the claim tested, in [0, 1).
     #[arg(long, default_value_t = 0.0)]
     delta: f64,
     /// The epsilon the implementation claims; exit code 3 if the bound exceeds it.
     #[arg(long)]
     claimed_epsilon: Option<f64>,
-    /// Confidence 1 - beta of the bound, in (0, 1).
+    /// Confidence 1 - beta of the bound, in [0.5, 1) (e.g. 0.95, not the error rate 0.05).
     #[arg(long, default_value_t = 0.95)]
     confidence: f64,
     /// How the threshold is chosen: all thresholds with a simultaneous (Bonferroni) correction,
@@ -275,14 +347,14 @@ struct AuditSamplesArgs {
     #[arg(long, value_enum, default_value = "bonferroni")]
     threshold_strategy: StrategyArg,
     /// Seed of the split.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = whole_u64)]
     seed: u64,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum SamplingArg {
     Poisson,
     WithoutReplacement,
@@ -290,7 +362,7 @@ enum SamplingArg {
     Full,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum NeighbouringArg {
     AddRemove,
     ReplaceOne,
@@ -299,6 +371,8 @@ enum NeighbouringArg {
 #[derive(Clone, Copy, ValueEnum)]
 enum AccountantArg {
     Rdp,
+    // Not implemented yet: hidden from the help and the value list, refused with a message if given.
+    #[value(hide = true)]
     Pld,
 }
 
@@ -308,25 +382,32 @@ enum ConversionArg {
     Classic,
 }
 
+/// The largest RDP order `--orders` accepts: the accountant's work for one order grows linearly
+/// with it (the integer-order sums run to alpha).
+const MAX_ORDER: f64 = 1e4;
+/// The most RDP orders `--orders` accepts.
+const MAX_ORDERS: usize = 1000;
+
 #[derive(Args)]
 struct MechanismArgs {
     /// Number of steps T (compositions).
-    #[arg(long)]
+    #[arg(long, value_parser = whole_u64)]
     steps: u64,
     /// delta of the (epsilon, delta) guarantee, in (0, 1).
     #[arg(long)]
     delta: f64,
-    /// How each step's batch is drawn.
+    /// How each step's batch is drawn (with-replacement: no accountant covers it; full: the whole
+    /// dataset at every step, no sampling flags).
     #[arg(long, value_enum, default_value = "poisson")]
     sampling: SamplingArg,
     /// Poisson sampling rate q in (0, 1] (or give --batch-size and --dataset-size).
     #[arg(long)]
     q: Option<f64>,
     /// Batch size b (expected size under Poisson).
-    #[arg(long)]
+    #[arg(long, value_parser = whole_u64)]
     batch_size: Option<u64>,
     /// Dataset size n.
-    #[arg(long)]
+    #[arg(long, value_parser = whole_u64)]
     dataset_size: Option<u64>,
     /// Neighbouring relation. Under replace-one a replaced record moves a clipped sum by 2C, so the
     /// effective noise multiplier is sigma/2.
@@ -338,7 +419,8 @@ struct MechanismArgs {
     /// RDP to (epsilon, delta) conversion (RDP only).
     #[arg(long, value_enum, default_value = "improved")]
     conversion: ConversionArg,
-    /// RDP orders, comma-separated (each > 1); default: 1.1..10.9 by 0.1, 11..64, 72..1024.
+    /// RDP orders, comma-separated, each in (1, 10000], at most 1000 of them; default: 1.1..10.9
+    /// by 0.1, 11..64, 72..1024.
     #[arg(long, value_delimiter = ',')]
     orders: Option<Vec<f64>>,
     /// Print one JSON object instead of text.
@@ -379,6 +461,152 @@ struct ReproduceArgs {
     seed: u64,
 }
 
+/// A failure of a subcommand: a library error, or a message written here that names the flag
+/// the user gave and the fix.
+enum CliError {
+    Lib(Error),
+    Usage(String),
+}
+
+impl From<Error> for CliError {
+    fn from(e: Error) -> Self {
+        CliError::Lib(e)
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            // A library value is formatted with `{}`, which writes 1e-300 with 300 digits.
+            CliError::Lib(Error::InvalidParameter { name, value, constraint }) => {
+                let value = match value.parse::<f64>() {
+                    Ok(x) if value.len() > 20 => num(x),
+                    _ => value.clone(),
+                };
+                write!(f, "{}", Error::InvalidParameter { name, value, constraint })
+            }
+            CliError::Lib(e) => write!(f, "{e}"),
+            CliError::Usage(m) => f.write_str(m),
+        }
+    }
+}
+
+type CliResult<T> = std::result::Result<T, CliError>;
+
+fn usage(message: impl Into<String>) -> CliError {
+    CliError::Usage(message.into())
+}
+
+/// `x` if `ok`, else "`flag` must be `what`, got `x`".
+fn require(flag: &str, x: f64, ok: bool, what: &str) -> CliResult<f64> {
+    if ok { Ok(x) } else { Err(usage(format!("{flag} must be {what}, got {}", num(x)))) }
+}
+
+fn require_positive(flag: &str, x: f64) -> CliResult<f64> {
+    require(flag, x, x.is_finite() && x > 0.0, "> 0 and finite")
+}
+
+fn require_open_unit(flag: &str, x: f64) -> CliResult<f64> {
+    require(flag, x, x > 0.0 && x < 1.0, "in (0, 1)")
+}
+
+/// A float for people: the shortest decimal that reads back to `x`, in scientific notation when
+/// `|x|` is below 1e-5 or at least 1e16 (`1e-300`, not 300 digits).
+fn num(x: f64) -> String {
+    let a = x.abs();
+    if x == 0.0 || !x.is_finite() || (1e-5..1e16).contains(&a) { format!("{x}") } else { format!("{x:e}") }
+}
+
+/// The smallest noise multiplier the CLI asks the accountant about. Far below it the
+/// accountant's arithmetic on 1/sigma^2 overflows (near 1e-154); epsilon is above 1e200 anyway.
+const MIN_ACCOUNTED_SIGMA: f64 = 1e-100;
+
+/// Refuses a positive noise multiplier too small to account (see [`MIN_ACCOUNTED_SIGMA`]).
+fn require_accountable_sigma(flag: &str, sigma: f64) -> CliResult<f64> {
+    require(
+        flag,
+        sigma,
+        !(sigma > 0.0 && sigma < MIN_ACCOUNTED_SIGMA),
+        "0 or at least 1e-100 when an epsilon is reported (below, the accountant cannot bound it)",
+    )
+}
+
+/// `1 step`, `2 steps`.
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+}
+
+/// Why an integer flag's text is refused.
+enum NotWhole {
+    Malformed,
+    Negative,
+    TooLarge,
+}
+
+/// An integer flag: digits, or a decimal or scientific notation that is exactly a whole number
+/// (`1e6`, `2.5e3`), parsed exactly (no rounding through `f64`). Refused: fractions (`1.5`,
+/// `1e-3`), negatives, NaN, and values beyond `u128`.
+fn parse_whole(text: &str) -> std::result::Result<u128, NotWhole> {
+    let t = text.trim();
+    let unsigned = t.strip_prefix('+').unwrap_or(t);
+    if unsigned.starts_with('-') {
+        return Err(NotWhole::Negative);
+    }
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(i) => (&unsigned[..i], &unsigned[i + 1..]),
+        None => (unsigned, "0"),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits_only = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if (int.is_empty() && frac.is_empty()) || !digits_only(int) || !digits_only(frac) {
+        return Err(NotWhole::Malformed);
+    }
+    let exponent: i64 = exponent.parse().map_err(|_| {
+        let e = exponent.strip_prefix('+').unwrap_or(exponent);
+        if !e.is_empty() && digits_only(e) { NotWhole::TooLarge } else { NotWhole::Malformed }
+    })?;
+    let all = format!("{int}{frac}");
+    let significant = all.trim_start_matches('0');
+    let kept = significant.trim_end_matches('0');
+    if kept.is_empty() {
+        return Ok(0);
+    }
+    // value = kept · 10^shift
+    let shift = exponent.saturating_sub(frac.len() as i64).saturating_add((significant.len() - kept.len()) as i64);
+    if shift < 0 {
+        return Err(NotWhole::Malformed);
+    }
+    if (kept.len() as i64).saturating_add(shift) > 39 {
+        return Err(NotWhole::TooLarge);
+    }
+    let mut v: u128 = kept.parse().map_err(|_| NotWhole::TooLarge)?;
+    for _ in 0..shift {
+        v = v.checked_mul(10).ok_or(NotWhole::TooLarge)?;
+    }
+    Ok(v)
+}
+
+/// The clap message for an integer flag's text that is not a whole number in `0..=max`.
+fn whole_in_range<T: TryFrom<u128> + std::fmt::Display>(text: &str, max: T) -> std::result::Result<T, String> {
+    let t = text.trim();
+    match parse_whole(t) {
+        Ok(v) => T::try_from(v).map_err(|_| format!("must be at most {max}, got {t}")),
+        Err(NotWhole::TooLarge) => Err(format!("must be at most {max}, got {t}")),
+        Err(NotWhole::Negative) => Err(format!("must be a non-negative whole number, got {t}")),
+        Err(NotWhole::Malformed) => Err(format!("must be a whole number, got '{t}'")),
+    }
+}
+
+/// clap parser of `u64` flags (see [`parse_whole`]).
+fn whole_u64(text: &str) -> std::result::Result<u64, String> {
+    whole_in_range(text, u64::MAX)
+}
+
+/// clap parser of `usize` flags (see [`parse_whole`]).
+fn whole_usize(text: &str) -> std::result::Result<usize, String> {
+    whole_in_range(text, usize::MAX)
+}
+
 /// The resolved accounting request shared by `account` and `calibrate`.
 struct Request {
     sampling: SamplingScheme,
@@ -389,35 +617,115 @@ struct Request {
 }
 
 impl MechanismArgs {
-    fn resolve(&self) -> Result<Request> {
+    /// Checks every flag here, naming it, before the library sees it.
+    fn resolve(&self) -> CliResult<Request> {
+        let (q, b, n) = (self.q, self.batch_size, self.dataset_size);
         let name = match self.sampling {
             SamplingArg::Poisson => "poisson",
             SamplingArg::WithoutReplacement => "without-replacement",
             SamplingArg::WithReplacement => "with-replacement",
             SamplingArg::Full => "full",
         };
-        let sampling = SamplingScheme::from_flags(name, self.q, self.batch_size, self.dataset_size)?;
+        match self.sampling {
+            SamplingArg::Full => {
+                if q.is_some() || b.is_some() || n.is_some() {
+                    return Err(usage(
+                        "--sampling full uses the whole dataset at every step: drop --q, --batch-size and \
+                         --dataset-size (or choose --sampling poisson)",
+                    ));
+                }
+            }
+            SamplingArg::Poisson => match (q, b, n) {
+                (Some(_), None, None) | (None, Some(_), Some(_)) => {}
+                (Some(_), _, _) => {
+                    return Err(usage(
+                        "--q was given with --batch-size/--dataset-size: give the Poisson rate either as --q \
+                         or as --batch-size with --dataset-size (q = b/n), not both",
+                    ));
+                }
+                (None, Some(_), None) => {
+                    return Err(usage(
+                        "--batch-size needs --dataset-size under Poisson sampling (q = b/n), or give the rate \
+                         --q instead",
+                    ));
+                }
+                (None, None, Some(_)) => {
+                    return Err(usage(
+                        "--dataset-size needs --batch-size under Poisson sampling (q = b/n), or give the rate \
+                         --q instead",
+                    ));
+                }
+                (None, None, None) => {
+                    return Err(usage(
+                        "Poisson sampling (the default --sampling) needs its rate: --q, or --batch-size with \
+                         --dataset-size",
+                    ));
+                }
+            },
+            SamplingArg::WithoutReplacement | SamplingArg::WithReplacement => {
+                if q.is_some() {
+                    return Err(usage(format!(
+                        "--q is the Poisson rate; --sampling {name} takes --batch-size and --dataset-size"
+                    )));
+                }
+                if b.is_none() || n.is_none() {
+                    return Err(usage(format!("--sampling {name} needs both --batch-size and --dataset-size")));
+                }
+            }
+        }
+        if let Some(q) = q {
+            require("--q", q, q > 0.0 && q <= 1.0, "in (0, 1]")?;
+        }
+        if let (Some(b), Some(n)) = (b, n) {
+            if n == 0 {
+                return Err(usage("--dataset-size must be at least 1, got 0"));
+            }
+            if b == 0 || b > n {
+                return Err(usage(format!("--batch-size must be between 1 and --dataset-size = {n}, got {b}")));
+            }
+        }
+        if let SamplingArg::WithReplacement = self.sampling {
+            return Err(usage(
+                "unsupported: no accountant covers --sampling with-replacement (a record can appear in a \
+                 batch several times); use --sampling poisson, or --sampling without-replacement with \
+                 --neighbouring replace-one",
+            ));
+        }
+        if let AccountantArg::Pld = self.accountant {
+            return Err(usage(
+                "unsupported: --accountant pld: the PLD accountant is not implemented yet; use --accountant \
+                 rdp (the default)",
+            ));
+        }
+        if self.steps == 0 {
+            return Err(usage("--steps must be at least 1, got 0"));
+        }
+        require_open_unit("--delta", self.delta)?;
+        if let Some(orders) = &self.orders {
+            if orders.is_empty() || orders.len() > MAX_ORDERS {
+                return Err(usage(format!("--orders takes 1 to {MAX_ORDERS} orders, got {}", orders.len())));
+            }
+            for &a in orders {
+                require(
+                    "each of --orders",
+                    a,
+                    a > 1.0 && a <= MAX_ORDER,
+                    "in (1, 10000] (the accountant's work grows with the order)",
+                )?;
+            }
+        }
+        let sampling = SamplingScheme::from_flags(name, q, b, n)?;
         let neighbouring = match self.neighbouring {
             NeighbouringArg::AddRemove => Neighbouring::AddRemove,
             NeighbouringArg::ReplaceOne => Neighbouring::ReplaceOne,
         };
-        if let AccountantArg::Pld = self.accountant {
-            return Err(Error::Unsupported {
-                event: format!("{} steps of {} sampling", self.steps, sampling.name()),
-                neighbouring: neighbouring.name().into(),
-                accountant: "PLD",
-                reason: "the PLD accountant is not implemented yet; use --accountant rdp".into(),
-            });
-        }
         let conversion = match self.conversion {
             ConversionArg::Improved => Conversion::Improved,
             ConversionArg::Classic => Conversion::Classic,
         };
         if let Some(o) = &self.orders {
-            RdpAccountant::with_orders(o.clone(), neighbouring)?; // validate early
+            RdpAccountant::with_orders(o.clone(), neighbouring)?; // the library's own check
         }
-        dpref::error::check::count("--steps", self.steps)?;
-        dpref::error::check::open_unit("--delta", self.delta)?;
         Ok(Request {
             sampling,
             neighbouring,
@@ -435,7 +743,7 @@ impl Request {
 
     fn describe(&self, sigma: f64) -> String {
         let sampling = match self.sampling {
-            SamplingScheme::Poisson { q } => format!("Poisson sampling (q = {q})"),
+            SamplingScheme::Poisson { q } => format!("Poisson sampling (q = {})", num(q)),
             SamplingScheme::WithoutReplacement { dataset_size, batch_size } => {
                 format!("fixed-size sampling without replacement (b = {batch_size} of n = {dataset_size})")
             }
@@ -445,9 +753,17 @@ impl Request {
             SamplingScheme::Full => "full batch".to_string(),
         };
         let factor = self.neighbouring.sum_sensitivity_factor();
-        let eff =
-            if factor > 1.0 { format!(" (effective {} under replace-one)", sigma / factor) } else { String::new() };
-        format!("{} steps, {sampling}, noise multiplier {sigma}{eff}, {} neighbouring", self.steps, self.neighbouring)
+        let eff = if factor > 1.0 {
+            format!(" (effective {} under replace-one)", num(sigma / factor))
+        } else {
+            String::new()
+        };
+        format!(
+            "{}, {sampling}, noise multiplier {}{eff}, {} neighbouring",
+            plural(self.steps, "step"),
+            num(sigma),
+            self.neighbouring
+        )
     }
 
     fn json_common(&self, sigma: f64) -> serde_json::Value {
@@ -480,8 +796,10 @@ fn finite_epsilon(e: f64) -> Result<f64> {
     }
 }
 
-fn account(args: &AccountArgs) -> Result<()> {
+fn account(args: &AccountArgs) -> CliResult<String> {
     let req = args.mech.resolve()?;
+    require_positive("--sigma", args.sigma)?;
+    require_accountable_sigma("--sigma", args.sigma)?;
     let event = req.event(args.sigma)?;
     let bound = req.settings.epsilon(&event, req.delta)?;
     let eps = finite_epsilon(bound.epsilon)?;
@@ -489,21 +807,21 @@ fn account(args: &AccountArgs) -> Result<()> {
         let mut v = req.json_common(args.sigma);
         v["epsilon"] = json!(eps);
         v["order"] = json!(bound.order);
-        println!("{v}");
-    } else {
-        println!("epsilon = {eps}  (delta = {})", req.delta);
-        println!(
-            "  upper bound from the RDP accountant, {} conversion{}",
-            req.settings.conversion.name(),
-            bound.order.map_or(String::new(), |o| format!(", attained at order {o}"))
-        );
-        println!("  mechanism: {}", req.describe(args.sigma));
+        return Ok(format!("{v}\n"));
     }
-    Ok(())
+    Ok(format!(
+        "epsilon = {}  (delta = {})\n  upper bound from the RDP accountant, {} conversion{}\n  mechanism: {}\n",
+        num(eps),
+        num(req.delta),
+        req.settings.conversion.name(),
+        bound.order.map_or(String::new(), |o| format!(", attained at order {}", num(o))),
+        req.describe(args.sigma)
+    ))
 }
 
-fn calibrate(args: &CalibrateArgs) -> Result<()> {
+fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
     let req = args.mech.resolve()?;
+    require_positive("--target-epsilon", args.target_epsilon)?;
     let c = calibrate_noise_multiplier(
         args.target_epsilon,
         req.delta,
@@ -517,19 +835,17 @@ fn calibrate(args: &CalibrateArgs) -> Result<()> {
         v["target_epsilon"] = json!(args.target_epsilon);
         v["order"] = json!(c.order);
         v["evaluations"] = json!(c.evaluations);
-        println!("{v}");
-    } else {
-        println!("sigma = {}", c.noise_multiplier);
-        println!(
-            "  epsilon = {} <= target {} at delta = {} (RDP, {} conversion)",
-            c.epsilon,
-            args.target_epsilon,
-            req.delta,
-            req.settings.conversion.name()
-        );
-        println!("  mechanism: {}", req.describe(c.noise_multiplier));
+        return Ok(format!("{v}\n"));
     }
-    Ok(())
+    Ok(format!(
+        "sigma = {}\n  epsilon = {} <= target {} at delta = {} (RDP, {} conversion)\n  mechanism: {}\n",
+        num(c.noise_multiplier),
+        num(c.epsilon),
+        num(args.target_epsilon),
+        num(req.delta),
+        req.settings.conversion.name(),
+        req.describe(c.noise_multiplier)
+    ))
 }
 
 const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise", "dpagd", "dp2"];
@@ -581,59 +897,89 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
     Ok(())
 }
 
-fn parse_ellipsoid(spec: &str, d: usize) -> Result<Vec<f64>> {
+fn parse_ellipsoid(spec: &str, d: usize) -> CliResult<Vec<f64>> {
+    let bad = || usage(format!("--ellipsoid must be identity, power:<p> or file:<path>, got '{spec}'"));
     if spec == "identity" {
         return Ok(vec![1.0; d]);
     }
     if let Some(p) = spec.strip_prefix("power:") {
-        let p: f64 =
-            p.parse().map_err(|_| Error::invalid("--ellipsoid", spec, "identity, power:<p> or file:<path>"))?;
-        dpref::error::check::all_finite("--ellipsoid power", &[p])?;
+        let p: f64 = p.parse().map_err(|_| bad())?;
+        require("--ellipsoid power:<p>", p, p.is_finite(), "finite")?;
         return Ok((1..=d).map(|j| (j as f64).powf(p)).collect());
     }
     if let Some(path) = spec.strip_prefix("file:") {
         let c = dpref::audit::samples::read_samples(std::path::Path::new(path))?;
         if c.len() != d {
-            return Err(Error::invalid("--ellipsoid file", c.len(), "d values (one per feature)"));
+            return Err(usage(format!(
+                "--ellipsoid file:{path} must hold d = {d} values (one per feature), got {}",
+                c.len()
+            )));
         }
         for &v in &c {
-            dpref::error::check::positive("ellipsoid C entry", v)?;
+            require_positive("every entry of --ellipsoid file", v)?;
         }
         return Ok(c);
     }
-    Err(Error::invalid("--ellipsoid", spec, "identity, power:<p> or file:<path>"))
+    Err(bad())
 }
 
-/// The model a `dpref run` trains: a GLM loss, or (the \[ZCHWB\] family with `--hidden`) an MLP.
+/// The model a `dpref run` trains: a GLM loss, or (the \[ZCHWB\] and DP² families with `--hidden`)
+/// an MLP.
 enum RunModel {
     Glm(dpref::model::Glm),
     Mlp(dpref::model::Mlp),
 }
 
-fn run_model(args: &RunArgs, data: &dpref::data::Dataset) -> Result<RunModel> {
-    if !args.hidden.is_empty() || args.loss == "cross-entropy" {
+fn run_model(args: &RunArgs, data: &dpref::data::Dataset) -> CliResult<RunModel> {
+    let network_algorithms = "dp-gd, dp-rmsprop, dp-adam, dp-adagrad and dp2-*";
+    let is_ce = args.loss == LossArg::CrossEntropy;
+    if is_ce || !args.hidden.is_empty() {
         if !(args.algorithm.is_dpagd() || args.algorithm.is_dp2()) {
-            return Err(Error::invalid(
-                "--hidden",
-                args.algorithm.name(),
-                "used with dp-gd, dp-rmsprop, dp-adam, dp-adagrad or dp2-*",
+            let what = if is_ce { "--loss cross-entropy" } else { "--hidden" };
+            return Err(usage(format!(
+                "{what} (a softmax network) is available for {network_algorithms}, not {}",
+                args.algorithm.name()
+            )));
+        }
+        if !is_ce {
+            return Err(usage(format!(
+                "--hidden trains a softmax network: pass --loss cross-entropy, not --loss {}",
+                args.loss.name()
+            )));
+        }
+        if args.hidden.is_empty() {
+            return Err(usage(
+                "--loss cross-entropy needs --hidden, the hidden layer widths of the network (e.g. --hidden 128,128)",
             ));
         }
-        if args.loss != "cross-entropy" || args.hidden.is_empty() {
-            return Err(Error::invalid("--loss", &args.loss, "cross-entropy exactly when --hidden is given"));
+        if args.hidden.contains(&0) {
+            return Err(usage("every width in --hidden must be at least 1"));
         }
         let max = data.labels().iter().copied().fold(0.0, f64::max);
         let classes = if max.fract() == 0.0 && max < 1e6 { max as usize + 1 } else { 0 };
-        return Ok(RunModel::Mlp(dpref::model::Mlp::new(data.d(), &args.hidden, classes.max(2))?));
+        let classes = classes.max(2);
+        let limit = dpref::model::mlp::MAX_PARAMETERS;
+        match dpref::model::Mlp::parameter_count(data.d(), &args.hidden, classes) {
+            Some(p) if p <= limit => {}
+            p => {
+                let count = p.map_or_else(|| "more than 2^64".to_string(), |p| p.to_string());
+                return Err(usage(format!(
+                    "--hidden gives a network of {count} parameters (input dimension d = {}, K = {} classes); \
+                     the limit is {limit} (2^24)",
+                    data.d(),
+                    classes
+                )));
+            }
+        }
+        return Ok(RunModel::Mlp(dpref::model::Mlp::new(data.d(), &args.hidden, classes)?));
     }
-    let loss = dpref::loss::Loss::parse(&args.loss)?;
-    if matches!(loss, dpref::loss::Loss::Linear) {
-        return Err(Error::invalid(
-            "--loss",
-            "linear",
-            "absolute, squared, logistic, hinge (or cross-entropy with --hidden)",
-        ));
-    }
+    let loss = match args.loss {
+        LossArg::Absolute => dpref::loss::Loss::Absolute,
+        LossArg::Squared => dpref::loss::Loss::Squared,
+        LossArg::Logistic => dpref::loss::Loss::Logistic,
+        LossArg::Hinge => dpref::loss::Loss::Hinge,
+        LossArg::CrossEntropy => unreachable!("invariant: handled above"),
+    };
     Ok(RunModel::Glm(dpref::model::Glm::new(loss, data.d())?))
 }
 
@@ -650,11 +996,12 @@ fn run_dpagd(
     privacy: dpref::optim::Privacy,
     neighbouring: Neighbouring,
     seeds: dpref::rng::Seeds,
+    observer: &mut Progress,
 ) -> Result<dpref::optim::Run> {
     use dpref::optim::dpagd::Moments;
     use dpref::optim::dpagd::algorithm1::{Algorithm1Config, Algorithm1Output, FullBatchNoise, dpagd};
     use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
-    use dpref::optim::{NoTrace, OutputPoint, Privacy};
+    use dpref::optim::{OutputPoint, Privacy};
     let lambda = if args.lambda == "none" {
         f64::INFINITY
     } else {
@@ -664,6 +1011,7 @@ fn run_dpagd(
     };
     let default_beta2 = if args.algorithm == AlgorithmArg::DpAdam { 0.999 } else { 0.99 };
     let beta2 = args.beta2.unwrap_or(default_beta2);
+    let beta1 = args.beta1.unwrap_or(0.9);
     match args.variant {
         VariantArg::Minibatch => {
             if args.lambda != "none" {
@@ -681,7 +1029,7 @@ fn run_dpagd(
                 AlgorithmArg::DpRmsprop => Update::RmsProp { alpha: beta2, eps: args.nu.unwrap_or(1e-8) },
                 AlgorithmArg::DpAdagrad => Update::AdaGrad { eps: args.nu.unwrap_or(1e-8) },
                 _ => Update::Adam {
-                    beta1: args.beta1,
+                    beta1,
                     beta2,
                     eps: args.nu.unwrap_or(1e-8),
                     bias_correction: args.bias_correction.unwrap_or(true),
@@ -703,7 +1051,7 @@ fn run_dpagd(
                     ));
                 }
             };
-            dp_minibatch(data, model, &cfg, seeds, &mut NoTrace)
+            dp_minibatch(data, model, &cfg, seeds, observer)
         }
         VariantArg::Paper => {
             if args.bias_correction == Some(true) {
@@ -716,7 +1064,7 @@ fn run_dpagd(
             let moments = match args.algorithm {
                 AlgorithmArg::DpGd => Moments::Gd,
                 AlgorithmArg::DpRmsprop => Moments::RmsProp { beta2 },
-                AlgorithmArg::DpAdam => Moments::Adam { beta1: args.beta1, beta2 },
+                AlgorithmArg::DpAdam => Moments::Adam { beta1, beta2 },
                 _ => {
                     return Err(Error::invalid(
                         "--variant",
@@ -755,7 +1103,7 @@ fn run_dpagd(
                     ));
                 }
             };
-            dpagd(data, model, &cfg, seeds, &mut NoTrace)
+            dpagd(data, model, &cfg, seeds, observer)
         }
     }
 }
@@ -785,7 +1133,7 @@ fn dp2_config(
         return Err(Error::invalid("--variant", "paper", "minibatch for dp2-* (DP² is a minibatch method)"));
     }
     let c1 = args.clip_sgd.unwrap_or(clip);
-    let s1 = args.delay_sgd;
+    let s1 = args.delay_sgd.unwrap_or(100);
     let mut cfg = Dp2Config::new(
         preconditioner,
         steps,
@@ -814,31 +1162,191 @@ fn run_dp2(
     oracle: &impl dpref::model::GradientOracle,
     cfg: &dpref::optim::dp2::algorithm1::Dp2Config,
     seeds: dpref::rng::Seeds,
+    observer: &mut Progress,
 ) -> Result<dpref::optim::Run> {
-    use dpref::optim::NoTrace;
     let r = match args.ablation {
-        Some(AblationArg::ExtraQuery) => {
-            dpref::optim::dp2::extra_query::dp2_extra_query(oracle, cfg, seeds, &mut NoTrace)?
-        }
-        _ => dpref::optim::dp2::algorithm1::dp2(oracle, cfg, seeds, &mut NoTrace)?,
+        Some(AblationArg::ExtraQuery) => dpref::optim::dp2::extra_query::dp2_extra_query(oracle, cfg, seeds, observer)?,
+        _ => dpref::optim::dp2::algorithm1::dp2(oracle, cfg, seeds, observer)?,
     };
     Ok(r.run)
 }
 
-fn run_algorithm(args: &RunArgs) -> Result<()> {
+/// Progress of a `run` on stderr, drawn only when stderr is a terminal and the run has lasted
+/// more than a second; stdout (text or JSON) is unchanged.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    start: std::time::Instant,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(steps: u64) -> Self {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(Some(steps), indicatif::ProgressDrawTarget::hidden());
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {elapsed} (eta {eta})")
+            {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Progress { bar, start: std::time::Instant::now(), shown: false }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl dpref::optim::Observer for Progress {
+    fn observe(&mut self, event: dpref::optim::TraceEvent<'_>) {
+        let (Some(bar), dpref::optim::TraceEvent::Iterate { step, .. }) = (&self.bar, event) else {
+            return;
+        };
+        if !self.shown && self.start.elapsed() > std::time::Duration::from_secs(1) {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(4));
+            self.shown = true;
+        }
+        bar.set_position((step + 1).max(bar.position()));
+    }
+}
+
+/// Checks the algorithm-specific flags of `run`, naming each: flags the algorithm would ignore
+/// are refused, and values outside their documented ranges.
+fn check_run_flags(args: &RunArgs) -> CliResult<()> {
+    use AlgorithmArg::*;
+    let alg = args.algorithm;
+    let unused =
+        |flag: &str, users: &str| usage(format!("{flag} is not used by {}; it applies to {users}", alg.name()));
+    if args.beta1.is_some() && alg != DpAdam {
+        return Err(unused("--beta1", "dp-adam"));
+    }
+    if args.beta2.is_some() && !matches!(alg, DpRmsprop | DpAdam | Dp2Rmsprop | Dp2Yogi) {
+        return Err(unused("--beta2", "dp-rmsprop, dp-adam, dp2-rmsprop and dp2-yogi"));
+    }
+    if args.nu.is_some() && !(matches!(alg, DpRmsprop | DpAdam | DpAdagrad) || alg.is_dp2()) {
+        return Err(unused("--nu", "dp-rmsprop, dp-adam, dp-adagrad and dp2-*"));
+    }
+    if args.ellipsoid.is_some() && !alg.is_adaptive_noise() {
+        return Err(unused("--ellipsoid", "pasan and pagan"));
+    }
+    if args.projection.is_some() && !alg.is_adaptive_noise() {
+        return Err(unused("--projection", "pasan and pagan"));
+    }
+    if args.lambda != "none" && !alg.is_dpagd() {
+        return Err(unused("--lambda", "dp-rmsprop and dp-adam with --variant paper"));
+    }
+    if args.bias_correction.is_some() && alg != DpAdam {
+        return Err(unused("--bias-correction", "dp-adam"));
+    }
+    let dp2_flags = [
+        ("--delay-sgd", args.delay_sgd.is_some()),
+        ("--delay-adaptive", args.delay_adaptive.is_some()),
+        ("--clip-sgd", args.clip_sgd.is_some()),
+        ("--clip-adaptive", args.clip_adaptive.is_some()),
+        ("--learning-rate-adaptive", args.learning_rate_adaptive.is_some()),
+        ("--ablation", args.ablation.is_some()),
+    ];
+    if let Some((flag, _)) = dp2_flags.iter().find(|(_, given)| *given)
+        && !alg.is_dp2()
+    {
+        return Err(unused(flag, "dp2-rmsprop, dp2-adagrad and dp2-yogi"));
+    }
+    if let Some(b) = args.beta1 {
+        require("--beta1", b, (0.0..1.0).contains(&b), "in [0, 1)")?;
+    }
+    if let Some(b) = args.beta2 {
+        require_open_unit("--beta2", b)?;
+    }
+    if let Some(nu) = args.nu {
+        if alg.is_dp2() || args.variant == VariantArg::Paper {
+            require_positive("--nu", nu)?;
+        } else {
+            require("--nu", nu, nu.is_finite() && nu >= 0.0, ">= 0 and finite")?;
+        }
+    }
+    require_positive("--learning-rate", args.learning_rate)?;
+    if let Some(a) = args.learning_rate_adaptive {
+        require_positive("--learning-rate-adaptive", a)?;
+    }
+    for (flag, c) in [("--clip-sgd", args.clip_sgd), ("--clip-adaptive", args.clip_adaptive)] {
+        if let Some(c) = c {
+            require(flag, c, c > 0.0, "> 0")?;
+        }
+    }
+    for (flag, s) in
+        [("--delay-sgd", args.delay_sgd), ("--delay-adaptive", args.delay_adaptive), ("--steps", args.steps)]
+    {
+        if s == Some(0) {
+            return Err(usage(format!("{flag} must be at least 1, got 0")));
+        }
+    }
+    if let Some(e) = args.epsilon {
+        require_positive("--epsilon", e)?;
+    }
+    if let Some(d) = args.delta {
+        require_open_unit("--delta", d)?;
+    }
+    if let Some(s) = args.sigma {
+        require("--sigma", s, s.is_finite() && s >= 0.0, ">= 0 and finite")?;
+    }
+    Ok(())
+}
+
+/// Whether `path` is read as LIBSVM (by its extension) rather than CSV.
+fn is_libsvm(path: &std::path::Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("svm" | "libsvm"))
+}
+
+fn run_algorithm(args: &RunArgs) -> CliResult<String> {
     use dpref::model::Model;
-    use dpref::optim::{NoTrace, OutputPoint, Privacy};
+    use dpref::optim::{OutputPoint, Privacy};
     use dpref::sampling::BatchSampler;
     let domain = dpref::geometry::Domain::parse(&args.domain)?;
     let clip = if args.clip == "none" {
         f64::INFINITY
     } else {
-        let c: f64 =
-            args.clip.parse().map_err(|_| Error::invalid("--clip", &args.clip, "a positive number or none"))?;
-        dpref::error::check::positive("--clip", c)?
+        let c: f64 = args
+            .clip
+            .parse()
+            .map_err(|_| usage(format!("--clip must be a positive number or none, got '{}'", args.clip)))?;
+        require_positive("--clip", c)?
     };
-    let ext = args.data.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let data = if ext == "svm" || ext == "libsvm" {
+    check_run_flags(args)?;
+    // A run makes a privacy claim when it adds noise to clipped gradients (the library's test).
+    let private = clip.is_finite() && (args.epsilon.is_some() || args.sigma.is_some_and(|s| s > 0.0));
+    let reports_epsilon = args.epsilon.is_some() || (private && args.delta.is_some());
+    if let (Some(s), true) = (args.sigma, reports_epsilon) {
+        require_accountable_sigma("--sigma", s)?;
+    }
+    if args.sampling == Some(SamplingArg::WithReplacement) && reports_epsilon {
+        let fix = if args.epsilon.is_some() {
+            "give --sigma without --delta to train without a privacy claim"
+        } else {
+            "drop --delta to train with --sigma and no privacy claim"
+        };
+        return Err(usage(format!(
+            "unsupported: no accountant covers --sampling with-replacement (a record can appear in a batch \
+             several times), so no epsilon can be given: use --sampling poisson (or without-replacement with \
+             --neighbouring replace-one), or {fix}"
+        )));
+    }
+    let full = args.sampling == Some(SamplingArg::Full) || args.variant == VariantArg::Paper;
+    if full && private && args.batch_size.is_none() && args.neighbouring == NeighbouringArg::AddRemove {
+        return Err(usage(
+            "--sampling full under add-remove neighbouring needs --batch-size n, the dataset size declared \
+             public: dividing the noisy sum by a size read from the data would reveal whether a record is \
+             present (or use --neighbouring replace-one)",
+        ));
+    }
+    let libsvm = is_libsvm(&args.data);
+    if libsvm && args.label_column.is_some() {
+        return Err(usage("--label-column applies to CSV files; a LIBSVM file has its label first on each line"));
+    }
+    let data = if libsvm {
         dpref::data::read_libsvm(&args.data, None)?
     } else {
         dpref::data::read_csv(&args.data, args.label_column)?
@@ -850,22 +1358,28 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
     let (n, d) = (data.n(), data.d());
     if args.algorithm.is_dpagd() || args.algorithm.is_dp2() {
         if !matches!(domain, dpref::geometry::Domain::Unconstrained) {
-            return Err(Error::invalid("--domain", &args.domain, "none for the unconstrained [ZCHWB] optimisers"));
+            return Err(usage(format!(
+                "--domain must be none for {} (an unconstrained optimiser), got '{}'",
+                args.algorithm.name(),
+                args.domain
+            )));
         }
     } else if args.variant == VariantArg::Paper {
-        return Err(Error::invalid("--variant", "paper", "used with dp-gd, dp-rmsprop or dp-adam"));
+        return Err(usage("--variant paper applies to dp-gd, dp-rmsprop and dp-adam"));
     }
     let sampling = match (args.variant, args.sampling) {
         (VariantArg::Paper, None | Some(SamplingArg::Full)) => SamplingArg::Full,
         (VariantArg::Paper, Some(_)) => {
-            return Err(Error::invalid(
-                "--sampling",
-                "not full",
-                "full with --variant paper (Algorithm 1 is full batch)",
-            ));
+            return Err(usage("--variant paper is full batch (Algorithm 1): use --sampling full or leave it out"));
         }
         (VariantArg::Minibatch, s) => s.unwrap_or(SamplingArg::Poisson),
     };
+    if args.batch_size.is_some_and(|b| b == 0 || b > n) {
+        return Err(usage(format!(
+            "--batch-size must be between 1 and the dataset size n = {n}, got {}",
+            args.batch_size.unwrap_or(0)
+        )));
+    }
     let b = args.batch_size.unwrap_or(n.min(64));
     let sampler = match sampling {
         SamplingArg::Poisson => BatchSampler::poisson_expected(b, n)?,
@@ -873,7 +1387,9 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
         SamplingArg::WithReplacement => BatchSampler::WithReplacement { batch_size: b },
         SamplingArg::Full => {
             if args.batch_size.is_some_and(|b| b != n) {
-                return Err(Error::invalid("--batch-size", b, "equal to the dataset size with --sampling full"));
+                return Err(usage(format!(
+                    "--batch-size must equal the dataset size n = {n} with --sampling full, got {b}"
+                )));
             }
             BatchSampler::Full
         }
@@ -887,32 +1403,35 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
         _ => Some(b as f64),
     };
     let steps = match args.steps {
-        Some(t) => dpref::error::check::count("--steps", t)?,
+        Some(t) => t,
         None => n.div_ceil(sampler.expected_batch_size(n).max(1.0) as usize).max(1) as u64,
     };
-    if let Some(d) = args.delta {
-        dpref::error::check::open_unit("--delta", d)?;
-    }
     let privacy = match (args.epsilon, args.delta, args.sigma, args.paper_noise) {
-        (Some(e), Some(delta), None, false) => {
-            dpref::error::check::positive("--epsilon", e)?;
-            Privacy::Target { epsilon: e, delta }
-        }
+        (Some(e), Some(delta), None, false) => Privacy::Target { epsilon: e, delta },
         (Some(e), Some(delta), None, true) => {
-            if !matches!(args.algorithm, AlgorithmArg::Pasan | AlgorithmArg::Pagan) {
-                return Err(Error::invalid("--paper-noise", args.algorithm.name(), "used with pasan or pagan"));
+            if !args.algorithm.is_adaptive_noise() {
+                return Err(usage(format!("--paper-noise applies to pasan and pagan, not {}", args.algorithm.name())));
             }
             let z = dpref::optim::adaptive_noise::paper_noise_multiplier(e, delta)?;
+            require_accountable_sigma("the noise multiplier of --paper-noise", z)?;
             Privacy::NoiseMultiplier { sigma: z, report_delta: Some(delta) }
         }
         (None, report_delta, Some(s), false) => Privacy::NoiseMultiplier { sigma: s, report_delta },
-        (Some(_), None, _, _) => return Err(Error::invalid("--delta", "missing", "given with --epsilon")),
+        (Some(_), None, _, _) => return Err(usage("--epsilon needs --delta (the target is (epsilon, delta)-DP)")),
         (Some(_), _, Some(_), _) => {
-            return Err(Error::invalid("--sigma", "given with --epsilon", "used instead of --epsilon/--delta"));
+            return Err(usage(
+                "--epsilon and --sigma were both given: --epsilon/--delta calibrate the noise multiplier, \
+                 --sigma sets it; give one",
+            ));
         }
-        (None, _, None, _) => return Err(Error::invalid("--epsilon/--sigma", "missing", "one of them given")),
+        (None, _, None, _) => {
+            return Err(usage(
+                "the noise is missing: give --epsilon with --delta (calibrated), or --sigma (0 for a \
+                 non-private run)",
+            ));
+        }
         (None, _, Some(_), true) => {
-            return Err(Error::invalid("--paper-noise", "given with --sigma", "used with --epsilon/--delta"));
+            return Err(usage("--paper-noise derives the noise from --epsilon/--delta: drop --sigma"));
         }
     };
     let neighbouring = match args.neighbouring {
@@ -920,35 +1439,46 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
         NeighbouringArg::ReplaceOne => Neighbouring::ReplaceOne,
     };
     let seeds = dpref::rng::Seeds::new(args.seed);
-    let dp2_flags = args.delay_adaptive.is_some()
-        || args.clip_sgd.is_some()
-        || args.clip_adaptive.is_some()
-        || args.learning_rate_adaptive.is_some()
-        || args.ablation.is_some();
-    if dp2_flags && !args.algorithm.is_dp2() {
-        return Err(Error::invalid(
-            "--delay-adaptive/--clip-sgd/--clip-adaptive/--learning-rate-adaptive/--ablation",
-            args.algorithm.name(),
-            "used with dp2-rmsprop, dp2-adagrad or dp2-yogi",
-        ));
-    }
+    let mut progress = Progress::new(steps);
     let run = if args.algorithm.is_dp2() {
         let cfg = dp2_config(args, sampler, batch_size_b, steps, clip, privacy, neighbouring)?;
         match &model {
             RunModel::Glm(m) => {
                 let sparse = dpref::data::sparse::SparseDataset::from_dense(&data);
-                run_dp2(args, &dpref::model::SparseGlm { loss: m.loss, data: &sparse }, &cfg, seeds)?
+                run_dp2(args, &dpref::model::SparseGlm { loss: m.loss, data: &sparse }, &cfg, seeds, &mut progress)
             }
-            RunModel::Mlp(m) => run_dp2(args, &dpref::model::OnData { model: m, data: &data }, &cfg, seeds)?,
+            RunModel::Mlp(m) => {
+                run_dp2(args, &dpref::model::OnData { model: m, data: &data }, &cfg, seeds, &mut progress)
+            }
         }
     } else if args.algorithm.is_dpagd() {
         match &model {
-            RunModel::Glm(m) => {
-                run_dpagd(args, m, &data, sampler, batch_size_b, steps, clip, privacy, neighbouring, seeds)?
-            }
-            RunModel::Mlp(m) => {
-                run_dpagd(args, m, &data, sampler, batch_size_b, steps, clip, privacy, neighbouring, seeds)?
-            }
+            RunModel::Glm(m) => run_dpagd(
+                args,
+                m,
+                &data,
+                sampler,
+                batch_size_b,
+                steps,
+                clip,
+                privacy,
+                neighbouring,
+                seeds,
+                &mut progress,
+            ),
+            RunModel::Mlp(m) => run_dpagd(
+                args,
+                m,
+                &data,
+                sampler,
+                batch_size_b,
+                steps,
+                clip,
+                privacy,
+                neighbouring,
+                seeds,
+                &mut progress,
+            ),
         }
     } else {
         let RunModel::Glm(glm) = model else { unreachable!("invariant: run_model refuses --hidden here") };
@@ -956,7 +1486,12 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
             OutputArg::Average0 => OutputPoint::AverageFromZero,
             OutputArg::Average1 => OutputPoint::AverageFromOne,
             OutputArg::Last => OutputPoint::Last,
-            OutputArg::Random => return Err(Error::invalid("--output", "random", "average0, average1 or last")),
+            OutputArg::Random => {
+                return Err(usage(format!(
+                    "--output random is the [ZCHWB] --variant paper output; {} takes average0, average1 or last",
+                    args.algorithm.name()
+                )));
+            }
         };
         match args.algorithm {
             AlgorithmArg::DpSgd => {
@@ -966,7 +1501,7 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
                 cfg.neighbouring = neighbouring;
                 cfg.domain = domain;
                 cfg.output = output;
-                dpref::optim::dp_sgd::dp_sgd(&data, glm.loss, &cfg, seeds, &mut NoTrace)?
+                dpref::optim::dp_sgd::dp_sgd(&data, glm.loss, &cfg, seeds, &mut progress)
             }
             _ => {
                 let mut cfg = dpref::optim::adaptive_noise::AdaptiveNoiseConfig::new(
@@ -977,8 +1512,8 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
                     1.0,
                     privacy,
                 );
-                cfg.ellipsoid_c = parse_ellipsoid(&args.ellipsoid, d)?;
-                cfg.projection = match args.projection {
+                cfg.ellipsoid_c = parse_ellipsoid(args.ellipsoid.as_deref().unwrap_or("identity"), d)?;
+                cfg.projection = match args.projection.unwrap_or(ProjectionArg::Radial) {
                     ProjectionArg::Radial => dpref::geometry::EllipsoidProjection::Radial,
                     ProjectionArg::Euclidean => dpref::geometry::EllipsoidProjection::Euclidean,
                 };
@@ -988,13 +1523,15 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
                 cfg.domain = domain;
                 cfg.output = output;
                 if args.algorithm == AlgorithmArg::Pasan {
-                    dpref::optim::adaptive_noise::pasan::pasan(&data, glm.loss, &cfg, seeds, &mut NoTrace)?
+                    dpref::optim::adaptive_noise::pasan::pasan(&data, glm.loss, &cfg, seeds, &mut progress)
                 } else {
-                    dpref::optim::adaptive_noise::pagan::pagan(&data, glm.loss, &cfg, seeds, &mut NoTrace)?
+                    dpref::optim::adaptive_noise::pagan::pagan(&data, glm.loss, &cfg, seeds, &mut progress)
                 }
             }
         }
     };
+    progress.finish();
+    let run = run?;
     let evaluation = match &model {
         RunModel::Glm(m) => m.evaluate(&run.x, &data)?,
         RunModel::Mlp(m) => m.evaluate(&run.x, &data)?,
@@ -1029,47 +1566,98 @@ fn run_algorithm(args: &RunArgs) -> Result<()> {
             v["variant"] = json!(if args.variant == VariantArg::Paper { "paper" } else { "minibatch" });
             v["accuracy"] = json!(evaluation.accuracy);
         }
-        println!("{v}");
-    } else {
-        println!("{name}: {} steps on {n} examples (d = {d}), {} loss {}", run.steps, args.loss, evaluation.mean_loss);
-        if let Some(acc) = evaluation.accuracy {
-            println!("  training accuracy {acc:.4}");
-        }
-        match run.privacy.epsilon {
-            Some(e) => println!(
-                "  privacy: ({e}, {})-DP by the RDP accountant; noise multiplier {}, {} sampling (q = {}), {} neighbouring",
-                run.privacy.delta.unwrap_or(f64::NAN),
-                run.privacy.sigma,
-                scheme.name(),
-                scheme.rate(),
-                neighbouring.name()
-            ),
-            None => println!("  privacy: no claim (noise multiplier {}, clip {})", run.privacy.sigma, args.clip),
-        }
-        let shown: Vec<String> = run.x.iter().take(8).map(|v| format!("{v:.6}")).collect();
-        println!("  x = [{}{}]", shown.join(", "), if p > 8 { ", ..." } else { "" });
+        return Ok(format!("{v}\n"));
     }
-    Ok(())
+    let mut out = format!(
+        "{name}: {} on {n} examples (d = {d}), {} loss {}\n",
+        plural(run.steps, "step"),
+        args.loss.name(),
+        num(evaluation.mean_loss)
+    );
+    if let Some(acc) = evaluation.accuracy {
+        out += &format!("  training accuracy {acc:.4}\n");
+    }
+    out += &match run.privacy.epsilon {
+        Some(e) => format!(
+            "  privacy: ({}, {})-DP by the RDP accountant; noise multiplier {}, {} sampling (q = {}), {} neighbouring\n",
+            num(e),
+            run.privacy.delta.map_or_else(|| "?".to_string(), num),
+            num(run.privacy.sigma),
+            scheme.name(),
+            num(scheme.rate()),
+            neighbouring.name()
+        ),
+        None => format!("  privacy: no claim (noise multiplier {}, clip {})\n", num(run.privacy.sigma), args.clip),
+    };
+    let shown: Vec<String> =
+        run.x.iter().take(8).map(|v| if v.abs() < 1e9 { format!("{v:.6}") } else { format!("{v:.6e}") }).collect();
+    out += &format!("  x = [{}{}]\n", shown.join(", "), if p > 8 { ", ..." } else { "" });
+    Ok(out)
 }
 
 /// Exit code 3: the audit found a violation of the claimed guarantee.
 const EXIT_VIOLATION: u8 = 3;
 
-fn audit_samples(args: &AuditSamplesArgs) -> Result<bool> {
-    use dpref::audit::{AuditSettings, ThresholdStrategy, epsilon_lower_bound, samples::read_samples};
+/// Reads the outputs of `--a` or `--b`: the column `--column` names (needed when the file has
+/// several), refusing a row index.
+fn audit_column(path: &std::path::Path, column: Option<&str>) -> CliResult<Vec<f64>> {
+    use dpref::audit::samples::{Column, read_sample_column, row_index_start};
+    let spec: Option<Column> = column.map(|c| c.parse().unwrap_or_else(|never| match never {}));
+    let col = read_sample_column(path, spec.as_ref()).map_err(|e| match (e, column) {
+        (Error::Data { path, reason }, None) if reason.contains("(CLI: --column") => {
+            let reason = reason.split("; choose").next().unwrap_or(&reason).to_string();
+            usage(format!(
+                "{path} has {reason}: pass --column NAME or --column INDEX (0-based) to say which holds the outputs"
+            ))
+        }
+        (e, _) => CliError::Lib(e),
+    })?;
+    if let Some(start) = row_index_start(&col.values) {
+        let s = start as u64;
+        let fix = if col.columns > 1 {
+            "pass --column with the column of the outputs".to_string()
+        } else {
+            "write the outputs without the index (pandas: to_csv(index=False)); if these numbers really are \
+             the outputs, shuffle the rows, which does not change the audit"
+                .to_string()
+        };
+        return Err(usage(format!(
+            "{} of {} holds the row numbers {s}, {}, {}, ... (a row index, as pandas' to_csv() writes first), \
+             not outputs of a randomised mechanism: {fix}",
+            col.describe(),
+            path.display(),
+            s + 1,
+            s + 2
+        )));
+    }
+    Ok(col.values)
+}
+
+fn audit_samples(args: &AuditSamplesArgs) -> CliResult<(String, bool)> {
+    use dpref::audit::{AuditSettings, ThresholdStrategy, epsilon_lower_bound};
     if let Some(c) = args.claimed_epsilon {
-        dpref::error::check::non_negative("--claimed-epsilon", c)?;
+        require("--claimed-epsilon", c, c.is_finite() && c >= 0.0, ">= 0 and finite")?;
+    }
+    let delta = require("--delta", args.delta, (0.0..1.0).contains(&args.delta), "in [0, 1)")?;
+    let confidence = args.confidence;
+    if !(0.5..1.0).contains(&confidence) {
+        return Err(usage(format!(
+            "--confidence must be in [0.5, 1), got {}: it is the probability 1 - beta that the bound holds \
+             (for an error rate beta = 0.05, pass 0.95)",
+            num(confidence)
+        )));
     }
     let settings = AuditSettings {
-        delta: dpref::error::check::probability_below_one("--delta", args.delta)?,
-        confidence: dpref::error::check::open_unit("--confidence", args.confidence)?,
+        delta,
+        confidence,
         strategy: match args.threshold_strategy {
             StrategyArg::Bonferroni => ThresholdStrategy::Bonferroni,
             StrategyArg::Split => ThresholdStrategy::Split { fraction: 0.5 },
         },
         seed: args.seed,
     };
-    let (a, b) = (read_samples(&args.a)?, read_samples(&args.b)?);
+    let column = args.column.as_deref();
+    let (a, b) = (audit_column(&args.a, column)?, audit_column(&args.b, column)?);
     let r = epsilon_lower_bound(&a, &b, &settings)?;
     let violation = args.claimed_epsilon.is_some_and(|c| r.epsilon > c);
     if args.json {
@@ -1088,34 +1676,59 @@ fn audit_samples(args: &AuditSamplesArgs) -> Result<bool> {
             "claimed_epsilon": args.claimed_epsilon,
             "violation": violation,
         });
-        println!("{v}");
-    } else {
-        println!("epsilon >= {}  (certified lower bound, confidence {}, delta = {})", r.epsilon, r.confidence, r.delta);
-        match r.threshold {
-            Some(t) => {
-                let (p, q) = match (r.direction, r.region) {
-                    (dpref::audit::Direction::AOverB, dpref::audit::Region::AtLeast)
-                    | (dpref::audit::Direction::BOverA, dpref::audit::Region::Below) => ("A", "B"),
-                    _ => ("B", "A"),
-                };
-                let event = if r.region == dpref::audit::Region::AtLeast { ">=" } else { "<" };
-                println!(
-                    "  attack: output {event} {t}; P_{p}(event) >= {} and P_{q}(event) <= {}",
-                    r.tpr_lower, r.fpr_upper
-                );
-            }
-            None => println!("  no threshold attack beats delta: no evidence against any epsilon"),
+        return Ok((format!("{v}\n"), violation));
+    }
+    let mut out = format!(
+        "epsilon >= {}  (certified lower bound, confidence {}, delta = {})\n",
+        num(r.epsilon),
+        num(r.confidence),
+        num(r.delta)
+    );
+    match r.threshold {
+        Some(t) => {
+            let (p, q) = match (r.direction, r.region) {
+                (dpref::audit::Direction::AOverB, dpref::audit::Region::AtLeast)
+                | (dpref::audit::Direction::BOverA, dpref::audit::Region::Below) => ("A", "B"),
+                _ => ("B", "A"),
+            };
+            let event = if r.region == dpref::audit::Region::AtLeast { ">=" } else { "<" };
+            out += &format!(
+                "  attack: output {event} {}; P_{p}(event) >= {} and P_{q}(event) <= {}\n",
+                num(t),
+                num(r.tpr_lower),
+                num(r.fpr_upper)
+            );
         }
-        println!("  samples: {} on D (--a), {} on D' (--b)", r.n_a, r.n_b);
-        if let Some(c) = args.claimed_epsilon {
-            if violation {
-                println!("  VIOLATION: the claimed epsilon {c} is refuted at confidence {}", r.confidence);
-            } else {
-                println!("  claimed epsilon {c}: not refuted by these samples");
-            }
+        None => out += "  no threshold attack beats delta: no evidence against any epsilon\n",
+    }
+    out += &format!("  samples: {} on D (--a), {} on D' (--b)\n", r.n_a, r.n_b);
+    if let Some(c) = args.claimed_epsilon {
+        if violation {
+            out += &format!(
+                "  VIOLATION: the claimed epsilon {} is refuted at confidence {}\n",
+                num(c),
+                num(r.confidence)
+            );
+        } else {
+            out += &format!("  claimed epsilon {}: not refuted by these samples\n", num(c));
         }
     }
-    Ok(violation)
+    Ok((out, violation))
+}
+
+/// Writes `text` to stdout. A reader that went away (`dpref ... | head -1`) is not an error.
+fn write_stdout(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
+}
+
+/// The one `error:` line on stderr (ignoring a closed stderr) and exit code 2.
+fn fail(message: &str) -> ExitCode {
+    let _ = writeln!(std::io::stderr().lock(), "error: {message}");
+    ExitCode::from(2)
 }
 
 fn main() -> ExitCode {
@@ -1124,36 +1737,37 @@ fn main() -> ExitCode {
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                print!("{e}");
-                return ExitCode::SUCCESS;
+                return match write_stdout(&e.to_string()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => fail(&format!("cannot write to stdout: {e}")),
+                };
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                eprintln!(
-                    "error: a subcommand is required: account, calibrate, run, audit or reproduce (see dpref --help)"
+                return fail(
+                    "a subcommand is required: account, calibrate, run, audit or reproduce (see dpref --help)",
                 );
-                return ExitCode::from(2);
             }
             // clap renders several lines (usage, hints); the contract is one line.
             let text = e.to_string();
             let message: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
             let line = message.join(" ");
-            eprintln!("error: {}", line.strip_prefix("error: ").unwrap_or(&line));
-            return ExitCode::from(2);
+            return fail(line.strip_prefix("error: ").unwrap_or(&line));
         }
     };
-    let result = match &cli.command {
-        Command::Account(a) => account(a).map(|()| false),
-        Command::Calibrate(a) => calibrate(a).map(|()| false),
-        Command::Reproduce(a) => reproduce(a).map(|()| false),
+    let result: CliResult<(String, bool)> = match &cli.command {
+        Command::Account(a) => account(a).map(|s| (s, false)),
+        Command::Calibrate(a) => calibrate(a).map(|s| (s, false)),
+        Command::Reproduce(a) => reproduce(a).map(|()| (String::new(), false)).map_err(CliError::from),
         Command::Audit(AuditCommand::Samples(a)) => audit_samples(a),
-        Command::Run(a) => run_algorithm(a).map(|()| false),
+        Command::Run(a) => run_algorithm(a).map(|s| (s, false)),
     };
     match result {
-        Ok(false) => ExitCode::SUCCESS,
-        Ok(true) => ExitCode::from(EXIT_VIOLATION),
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
+        Ok((text, violation)) => {
+            if let Err(e) = write_stdout(&text) {
+                return fail(&format!("cannot write to stdout: {e}"));
+            }
+            if violation { ExitCode::from(EXIT_VIOLATION) } else { ExitCode::SUCCESS }
         }
+        Err(e) => fail(&e.to_string()),
     }
 }

@@ -96,20 +96,51 @@ impl Dataset {
     }
 }
 
+/// The largest feature index a LIBSVM file may use: 2^24 = 16 777 216 features. The readers build
+/// a dense matrix, so a larger index (a typo, or a hashed feature id) would be a huge allocation.
+pub const MAX_FEATURES: usize = 1 << 24;
+
+/// The largest dense feature matrix a reader builds: n·d ≤ 2^27 = 134 217 728 values (1 GiB of
+/// `f64`).
+pub const MAX_DENSE_VALUES: usize = 1 << 27;
+
+/// The text of a data file: a UTF-8 byte-order mark is skipped (spreadsheet programs write one).
+///
+/// # Errors
+/// `Io` if the file cannot be read; `Data` if it is not UTF-8 text (naming the line).
+pub(crate) fn read_text(path: &Path) -> Result<String> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| Error::Io { path: name.clone(), message: e.to_string() })?;
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        data_err(&name, line, "not UTF-8 text (is this a binary file?)")
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
+}
+
+/// `text` without a leading UTF-8 byte-order mark.
+fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 fn data_err(path: &str, line: usize, reason: impl std::fmt::Display) -> Error {
     Error::Data { path: path.to_string(), reason: format!("line {line}: {reason}") }
 }
 
 /// Reads a CSV of numbers: one example per line, the label in column `label_column` (default: the
 /// last), an optional header line (a first line with a non-numeric field). Rows must all have the
-/// same number of fields.
+/// same number of fields. A leading UTF-8 byte-order mark is skipped.
 ///
 /// # Errors
-/// `Io` if unreadable; `Data` for non-numeric or non-finite values, ragged rows, or no rows.
+/// `Io` if unreadable; `Data` for non-numeric or non-finite values, ragged rows, no rows, or a
+/// file that is not UTF-8.
 pub fn read_csv(path: &Path, label_column: Option<usize>) -> Result<Dataset> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Io { path: name.clone(), message: e.to_string() })?;
-    parse_csv(&text, &name, label_column)
+    let text = read_text(path)?;
+    parse_csv(&text, &path.display().to_string(), label_column)
 }
 
 /// Parses CSV text (see [`read_csv`]).
@@ -117,6 +148,7 @@ pub fn read_csv(path: &Path, label_column: Option<usize>) -> Result<Dataset> {
 /// # Errors
 /// As [`read_csv`].
 pub fn parse_csv(text: &str, name: &str, label_column: Option<usize>) -> Result<Dataset> {
+    let text = strip_bom(text);
     let mut width: Option<usize> = None;
     let (mut features, mut labels) = (Vec::new(), Vec::new());
     let mut first = true;
@@ -175,14 +207,17 @@ pub fn parse_csv(text: &str, name: &str, label_column: Option<usize>) -> Result<
 }
 
 /// Reads a LIBSVM/SVMlight file: `label index:value ...` with 1-based increasing indices; the
-/// dimension is the largest index (or `dimension` if given and not smaller).
+/// dimension is the largest index (or `dimension` if given and not smaller). A leading UTF-8
+/// byte-order mark is skipped. Indices are at most [`MAX_FEATURES`] and the dense matrix at most
+/// [`MAX_DENSE_VALUES`] values.
 ///
 /// # Errors
-/// `Io`, or `Data` for malformed lines, non-increasing or zero indices, non-finite values, no rows.
+/// `Io`, or `Data` for malformed lines, non-increasing or zero indices, an index above
+/// [`MAX_FEATURES`], non-finite values, no rows, a matrix above [`MAX_DENSE_VALUES`], or a file
+/// that is not UTF-8.
 pub fn read_libsvm(path: &Path, dimension: Option<usize>) -> Result<Dataset> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Io { path: name.clone(), message: e.to_string() })?;
-    parse_libsvm(&text, &name, dimension)
+    let text = read_text(path)?;
+    parse_libsvm(&text, &path.display().to_string(), dimension)
 }
 
 /// Parses LIBSVM text (see [`read_libsvm`]).
@@ -190,6 +225,7 @@ pub fn read_libsvm(path: &Path, dimension: Option<usize>) -> Result<Dataset> {
 /// # Errors
 /// As [`read_libsvm`].
 pub fn parse_libsvm(text: &str, name: &str, dimension: Option<usize>) -> Result<Dataset> {
+    let text = strip_bom(text);
     let mut rows: Vec<(f64, Vec<(usize, f64)>)> = Vec::new();
     let mut max_index = 0usize;
     for (i, line) in text.lines().enumerate() {
@@ -214,6 +250,13 @@ pub fn parse_libsvm(text: &str, name: &str, dimension: Option<usize>) -> Result<
             if idx == 0 || idx <= last {
                 return Err(data_err(name, line_no, "indices must be 1-based and increasing"));
             }
+            if idx > MAX_FEATURES {
+                return Err(data_err(
+                    name,
+                    line_no,
+                    format!("feature index {idx} is beyond the limit of {MAX_FEATURES} features (2^24)"),
+                ));
+            }
             if !val.is_finite() {
                 return Err(data_err(name, line_no, format!("non-finite value at index {idx}")));
             }
@@ -231,6 +274,18 @@ pub fn parse_libsvm(text: &str, name: &str, dimension: Option<usize>) -> Result<
         Some(d) => return Err(Error::invalid("dimension", d, ">= the largest index in the file")),
         None => max_index.max(1),
     };
+    if d > MAX_FEATURES {
+        return Err(Error::invalid("dimension", d, "at most 2^24 = 16777216 (data::MAX_FEATURES)"));
+    }
+    if rows.len().checked_mul(d).is_none_or(|cells| cells > MAX_DENSE_VALUES) {
+        return Err(Error::Data {
+            path: name.to_string(),
+            reason: format!(
+                "{} rows of {d} features would need a dense matrix of more than {MAX_DENSE_VALUES} values (2^27, 1 GiB)",
+                rows.len()
+            ),
+        });
+    }
     let mut features = vec![0.0; rows.len() * d];
     let mut labels = Vec::with_capacity(rows.len());
     for (r, (label, entries)) in rows.iter().enumerate() {

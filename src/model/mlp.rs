@@ -33,17 +33,39 @@ struct Workspace {
     deltas: Vec<Vec<f64>>,
 }
 
+/// The largest network [`Mlp::new`] builds: 2^24 = 16 777 216 parameters (128 MiB per parameter
+/// vector; an optimiser keeps several). The \[ZCHWB\] MNIST network has about 1.2·10^5.
+pub const MAX_PARAMETERS: usize = 1 << 24;
+
 impl Mlp {
+    /// The number of parameters `Σ_l (n_{l−1} n_l + n_l)` of the network `d → hidden → classes`,
+    /// or `None` if it overflows `usize`.
+    pub fn parameter_count(d: usize, hidden: &[usize], classes: usize) -> Option<usize> {
+        let widths: Vec<usize> = std::iter::once(d).chain(hidden.iter().copied()).chain([classes]).collect();
+        widths.windows(2).try_fold(0usize, |acc, w| w[0].checked_mul(w[1])?.checked_add(w[1])?.checked_add(acc))
+    }
+
     /// The network `d → hidden[0] → … → classes`.
     ///
     /// # Errors
-    /// `InvalidParameter` for a zero width or fewer than two classes.
+    /// `InvalidParameter` for a zero width, fewer than two classes, or more than
+    /// [`MAX_PARAMETERS`] parameters (checked before anything is allocated).
     pub fn new(d: usize, hidden: &[usize], classes: usize) -> Result<Self> {
         if d == 0 || hidden.contains(&0) {
             return Err(Error::invalid("layer width", 0, ">= 1"));
         }
         if classes < 2 {
             return Err(Error::invalid("classes", classes, ">= 2"));
+        }
+        match Mlp::parameter_count(d, hidden, classes) {
+            Some(p) if p <= MAX_PARAMETERS => {}
+            count => {
+                return Err(Error::invalid(
+                    "MLP parameter count",
+                    count.map_or_else(|| "beyond usize".to_string(), |p| p.to_string()),
+                    "at most 2^24 = 16777216 (model::mlp::MAX_PARAMETERS)",
+                ));
+            }
         }
         let mut widths = vec![d];
         widths.extend_from_slice(hidden);
