@@ -139,7 +139,8 @@ impl BatchSampler {
                 neighbouring: neighbouring.name().into(),
                 accountant: "RDP",
                 reason: "no accountant covers batches drawn with replacement (a record can appear several \
-                         times); use Poisson sampling, or pass --sigma for a run without a privacy claim"
+                         times); use Poisson or fixed-size sampling without replacement, or give a noise multiplier without \
+                         delta for a run without a privacy claim"
                     .into(),
             });
         }

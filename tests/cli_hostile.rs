@@ -446,20 +446,21 @@ fn human_output_pluralises_and_writes_extreme_floats_in_scientific_notation() {
 }
 
 /// A noise multiplier so small that 1/σ² overflows made the accountant report ε = 0 (a NaN RDP
-/// clamped to 0): refused wherever an ε would be reported.
+/// clamped to 0). The accountant now bounds it by +∞, and the CLI says there is no finite ε
+/// wherever one would be reported (exit 2), never 0.
 #[test]
 fn hostile_tiny_sigma_is_refused_not_reported_as_epsilon_zero() {
     for sigma in ["1e-155", "1e-200", "5e-324"] {
         assert_refused(
             &refs(&[&["account".to_string(), "--sigma".into(), sigma.into()][..], &account_with(&[])[3..]].concat()),
-            &["--sigma", "1e-100"],
+            &["no finite epsilon", "--sigma"],
         );
     }
     let dir = TempDir::new("tiny");
     let data = dir.file("d.csv", "x,y\n1,0\n2,1\n3,0\n4,1\n");
     let run = ["run", "dp-sgd", "--data", &data, "--loss", "logistic", "--batch-size", "2", "--sigma", "1e-155"];
-    assert_refused(&[&run[..], &["--delta", "1e-5"]].concat(), &["--sigma", "1e-100"]);
+    assert_refused(&[&run[..], &["--delta", "1e-5"]].concat(), &["sigma", "finite epsilon"]);
     assert_ok(&run); // no delta: no epsilon reported, nothing to get wrong
     let pasan = ["run", "pasan", "--data", &data, "--loss", "logistic", "--batch-size", "2", "--paper-noise"];
-    assert_refused(&[&pasan[..], &["--epsilon", "1e300", "--delta", "1e-5"]].concat(), &["--paper-noise", "1e-100"]);
+    assert_refused(&[&pasan[..], &["--epsilon", "1e300", "--delta", "1e-5"]].concat(), &["sigma", "finite epsilon"]);
 }

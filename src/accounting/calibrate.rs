@@ -112,7 +112,9 @@ pub fn calibrate_noise_multiplier(
         if lo < 1e-6 {
             return Err(Error::Numerical {
                 what: "calibration",
-                reason: "even sigma = 1e-6 meets the target; no bracket".into(),
+                reason: "the target epsilon is met even at sigma = 1e-6, the smallest noise multiplier searched: \
+                         no calibration possible (check the target epsilon)"
+                    .into(),
             });
         }
     }

@@ -183,8 +183,8 @@ impl DpEvent {
     /// # Errors
     /// `InvalidParameter` for n = 0 or b = 0.
     pub fn sampled_with_replacement(n: u64, b: u64, event: DpEvent) -> Result<Self> {
-        check::count("dataset-size", n)?;
-        check::count("batch-size", b)?;
+        check::count("dataset size n", n)?;
+        check::count("batch size b", b)?;
         Ok(DpEvent::SampledWithReplacement { source_dataset_size: n, sample_size: b, event: Box::new(event) })
     }
 
@@ -225,10 +225,10 @@ impl DpEvent {
 }
 
 pub(crate) fn check_sizes(n: u64, b: u64) -> Result<()> {
-    check::count("dataset-size", n)?;
-    check::count("batch-size", b)?;
+    check::count("dataset size n", n)?;
+    check::count("batch size b", b)?;
     if b > n {
-        return Err(Error::invalid("batch-size", b, "<= dataset-size"));
+        return Err(Error::invalid("batch size b", b, "<= the dataset size n"));
     }
     Ok(())
 }
@@ -341,9 +341,11 @@ impl SamplingScheme {
                     check_sizes(n, b)?;
                     Ok((n, b))
                 }
-                _ => {
-                    Err(Error::invalid("--batch-size/--dataset-size", "missing", "both given for this sampling scheme"))
-                }
+                _ => Err(Error::invalid(
+                    "--batch-size/--dataset-size",
+                    "missing",
+                    "both given for this sampling scheme (--sampling needs the batch size and the dataset size)",
+                )),
             }
         };
         match name {
@@ -354,7 +356,11 @@ impl SamplingScheme {
                     Ok(SamplingScheme::Poisson { q: b as f64 / n as f64 })
                 }
                 (Some(_), _, _) => Err(Error::invalid("--q", "given with --batch-size/--dataset-size", "used alone")),
-                _ => Err(Error::invalid("--q", "missing", "given (or --batch-size with --dataset-size) for poisson")),
+                _ => Err(Error::invalid(
+                    "--q",
+                    "missing",
+                    "given for Poisson sampling, or --batch-size with --dataset-size (q = b/n)",
+                )),
             },
             "without-replacement" | "with-replacement" => {
                 if q.is_some() {

@@ -517,20 +517,6 @@ fn num(x: f64) -> String {
     if x == 0.0 || !x.is_finite() || (1e-5..1e16).contains(&a) { format!("{x}") } else { format!("{x:e}") }
 }
 
-/// The smallest noise multiplier the CLI asks the accountant about. Far below it the
-/// accountant's arithmetic on 1/sigma^2 overflows (near 1e-154); epsilon is above 1e200 anyway.
-const MIN_ACCOUNTED_SIGMA: f64 = 1e-100;
-
-/// Refuses a positive noise multiplier too small to account (see [`MIN_ACCOUNTED_SIGMA`]).
-fn require_accountable_sigma(flag: &str, sigma: f64) -> CliResult<f64> {
-    require(
-        flag,
-        sigma,
-        !(sigma > 0.0 && sigma < MIN_ACCOUNTED_SIGMA),
-        "0 or at least 1e-100 when an epsilon is reported (below, the accountant cannot bound it)",
-    )
-}
-
 /// `1 step`, `2 steps`.
 fn plural(n: u64, word: &str) -> String {
     if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
@@ -788,21 +774,30 @@ impl Request {
     }
 }
 
-fn finite_epsilon(e: f64) -> Result<f64> {
+/// ε, or an error saying why there is none: the accountant's bound is +∞ when the noise is too
+/// small for any order to give a finite value (an overflow is never reported as ε = 0).
+fn finite_epsilon(e: f64, sigma: f64, delta: f64) -> Result<f64> {
     if e.is_finite() {
         Ok(e)
     } else {
-        Err(Error::Numerical { what: "accounting", reason: "epsilon is unbounded at this delta".into() })
+        Err(Error::Numerical {
+            what: "accounting",
+            reason: format!(
+                "no finite epsilon at delta = {}: the noise multiplier {} is too small for the accountant to \
+                 bound (epsilon = infinity); increase --sigma or --delta",
+                num(delta),
+                num(sigma)
+            ),
+        })
     }
 }
 
 fn account(args: &AccountArgs) -> CliResult<String> {
     let req = args.mech.resolve()?;
     require_positive("--sigma", args.sigma)?;
-    require_accountable_sigma("--sigma", args.sigma)?;
     let event = req.event(args.sigma)?;
     let bound = req.settings.epsilon(&event, req.delta)?;
-    let eps = finite_epsilon(bound.epsilon)?;
+    let eps = finite_epsilon(bound.epsilon, args.sigma, req.delta)?;
     if args.mech.json {
         let mut v = req.json_common(args.sigma);
         v["epsilon"] = json!(eps);
@@ -1319,9 +1314,6 @@ fn run_algorithm(args: &RunArgs) -> CliResult<String> {
     // A run makes a privacy claim when it adds noise to clipped gradients (the library's test).
     let private = clip.is_finite() && (args.epsilon.is_some() || args.sigma.is_some_and(|s| s > 0.0));
     let reports_epsilon = args.epsilon.is_some() || (private && args.delta.is_some());
-    if let (Some(s), true) = (args.sigma, reports_epsilon) {
-        require_accountable_sigma("--sigma", s)?;
-    }
     if args.sampling == Some(SamplingArg::WithReplacement) && reports_epsilon {
         let fix = if args.epsilon.is_some() {
             "give --sigma without --delta to train without a privacy claim"
@@ -1413,7 +1405,6 @@ fn run_algorithm(args: &RunArgs) -> CliResult<String> {
                 return Err(usage(format!("--paper-noise applies to pasan and pagan, not {}", args.algorithm.name())));
             }
             let z = dpref::optim::adaptive_noise::paper_noise_multiplier(e, delta)?;
-            require_accountable_sigma("the noise multiplier of --paper-noise", z)?;
             Privacy::NoiseMultiplier { sigma: z, report_delta: Some(delta) }
         }
         (None, report_delta, Some(s), false) => Privacy::NoiseMultiplier { sigma: s, report_delta },

@@ -285,7 +285,17 @@ pub(crate) fn noise_multiplier_for(
                     // An ε will be asked for: refuse an unaccountable (sampler, relation) now,
                     // before any randomness, rather than after the run.
                     sampler.require_accountable(neighbouring)?;
-                    RdpAccountant::new(neighbouring).compose(&run_event(sigma)?, 1)?;
+                    let mut acc = RdpAccountant::new(neighbouring);
+                    acc.compose(&run_event(sigma)?, 1)?;
+                    // σ so small that no order bounds the run (e.g. 1e-160): refuse rather than
+                    // run and report ε = ∞ beside δ.
+                    if acc.epsilon(d, Conversion::Improved)?.epsilon.is_infinite() {
+                        return Err(Error::invalid(
+                            "sigma",
+                            sigma,
+                            "large enough for a finite epsilon at the reported delta (the accountant's bound is infinite)",
+                        ));
+                    }
                 }
             }
             Ok(sigma)
@@ -418,7 +428,7 @@ pub(crate) fn batch_normaliser(
             neighbouring: neighbouring.name().into(),
             accountant: "RDP",
             reason: "|D| differs between add/remove neighbours, so the normaliser itself reveals a record \
-                     (anchors C7); declare the public batch size b (CLI: --batch-size)"
+                     (its size is private under add/remove); declare the public batch size b (CLI: --batch-size)"
                 .into(),
         });
     }
