@@ -28,8 +28,15 @@ pub const CALIBRATION_RTOL: f64 = 1e-3;
 pub struct Calibration {
     /// σ: the smallest multiplier found whose ε is ≤ the target.
     pub noise_multiplier: f64,
-    /// ε(σ) as computed by the accountant (≤ target, ≥ (1 − rtol)·target).
+    /// ε(σ) as computed by the accountant: ≤ target, and ≥ (1 − rtol)·target unless
+    /// `epsilon_just_below` is set.
     pub epsilon: f64,
+    /// `None` when ε is within `rtol` of the target. Otherwise the accountant's bound jumps at σ
+    /// (adjacent floats bracket it): this is ε at the largest σ′ < σ evaluated, which is above
+    /// the target, so no σ gives an ε within `rtol` and σ is still the smallest that meets it.
+    /// (The RDP bound has a floor of about ln(1/δ)/(α_max − 1) on its grid, below which only the
+    /// total-variation bound's ε = 0 meets a target.)
+    pub epsilon_just_below: Option<f64>,
     /// The RDP order that attained ε.
     pub order: Option<f64>,
     /// Number of accountant evaluations used.
@@ -121,5 +128,13 @@ pub fn calibrate_noise_multiplier(
     let b = bracket_root("calibration", g, lo, hi, |b| b.g_hi >= -rtol)?;
     let best = eps_of(b.hi)?;
     debug_assert!(best.epsilon <= target_epsilon, "invariant: calibrated epsilon within target");
-    Ok(Calibration { noise_multiplier: b.hi, epsilon: best.epsilon, order: best.order, evaluations: evals.get() })
+    let epsilon_just_below =
+        if best.epsilon >= (1.0 - rtol) * target_epsilon { None } else { Some(eps_of(b.lo)?.epsilon) };
+    Ok(Calibration {
+        noise_multiplier: b.hi,
+        epsilon: best.epsilon,
+        order: best.order,
+        evaluations: evals.get(),
+        epsilon_just_below,
+    })
 }

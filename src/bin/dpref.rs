@@ -830,10 +830,21 @@ fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
         v["target_epsilon"] = json!(args.target_epsilon);
         v["order"] = json!(c.order);
         v["evaluations"] = json!(c.evaluations);
+        v["within_tolerance"] = json!(c.epsilon_just_below.is_none());
+        v["epsilon_just_below"] = json!(c.epsilon_just_below);
         return Ok(format!("{v}\n"));
     }
+    let jump = c.epsilon_just_below.map_or(String::new(), |below| {
+        format!(
+            "  note: no sigma gives an epsilon within 0.1 % of the target: the accountant's bound jumps from {} just \
+             below this sigma to {} (it cannot go lower on its order grid until the total-variation bound gives 0); \
+             this is the smallest sigma that meets the target\n",
+            num(below),
+            num(c.epsilon)
+        )
+    });
     Ok(format!(
-        "sigma = {}\n  epsilon = {} <= target {} at delta = {} (RDP, {} conversion)\n  mechanism: {}\n",
+        "sigma = {}\n  epsilon = {} <= target {} at delta = {} (RDP, {} conversion)\n{jump}  mechanism: {}\n",
         num(c.noise_multiplier),
         num(c.epsilon),
         num(args.target_epsilon),
