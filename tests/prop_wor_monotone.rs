@@ -287,7 +287,10 @@ proptest! {
         let r2 = wor_gaussian::rdp_curve_upper(gamma, z2, &orders);
         for ((&a, &x), &y) in orders.iter().zip(&r1).zip(&r2) {
             prop_assert!(!x.is_nan() && !y.is_nan() && x >= 0.0 && y >= 0.0, "alpha {}: {} {}", a, x, y);
-            prop_assert!(y <= x * (1.0 + 1e-12), "gamma {} alpha {}: {:e} at z={} < {:e} at z={}", gamma, a, x, z1, y, z2);
+            prop_assert!(
+                y <= x * (1.0 + 1e-12),
+                "gamma {} alpha {}: {:e} at z={} < {:e} at z={}", gamma, a, x, z1, y, z2
+            );
             if a.fract() == 0.0 {
                 for (z, v) in [(z1, x), (z2, y)] {
                     // in logs: ln T₂ = min{ln 4 + ε₂ + ln(1 − e^{−ε₂}), ln 2 + ε₂}, ε₂ = 1/z²
@@ -296,7 +299,10 @@ proptest! {
                     let ln_x = 2.0 * gamma.ln() + (a * (a - 1.0) / 2.0).ln() + ln_t2;
                     let softplus = if ln_x > 0.0 { ln_x + (-ln_x).exp().ln_1p() } else { ln_x.exp().ln_1p() };
                     let first = softplus / (a - 1.0);
-                    prop_assert!(v >= first * (1.0 - 1e-12), "gamma {} alpha {} z {}: {:e} below its j = 2 term {:e}", gamma, a, z, v, first);
+                    prop_assert!(
+                        v >= first * (1.0 - 1e-12),
+                        "gamma {} alpha {} z {}: {:e} below its j = 2 term {:e}", gamma, a, z, v, first
+                    );
                 }
             }
         }
