@@ -77,9 +77,9 @@ fn a_upper(z: f64) -> f64 {
 }
 
 /// `λ = l(l−1)·a` rounded up (`l(l−1)` is an exact integer; with `a` from [`a_upper`], one more
-/// rounding keeps `fl(l(l−1)·a) ≥ l(l−1)/(2z²)`).
+/// rounding keeps `fl(l(l−1)·a) ≥ l(l−1)/(2z²)`). 0 for l ≤ 1 (then `e^λ = 1 ≥ Δˡ` still holds).
 fn lambda_upper(l: u64, a: f64) -> f64 {
-    (l * (l - 1)) as f64 * a
+    (l * l.saturating_sub(1)) as f64 * a
 }
 
 /// `ln Δˡ` by the alternating sum `Σ_{i=0}^{l} (−1)^{l−i} C(l,i) e^{i(i−1)/(2z²)}`, in log space
@@ -458,9 +458,12 @@ mod tests {
         assert!(smallest >= 1e-112, "smallest nonzero entry {smallest:e}");
     }
 
-    /// l = 2: `ĉ_{m,2} = 1`, so the series is `Σ_{m≥1} (2a)ᵐ/m! = e^{2a} − 1` exactly.
+    /// l = 2: `ĉ_{m,2} = 1`, so the series is `Σ_{m≥1} (2a)ᵐ/m! = e^{2a} − 1` exactly. (l = 0
+    /// and 1, outside the precondition, still get a valid bound: Δ⁰ = 1, Δ¹ = 0.)
     #[test]
     fn series_at_l2_is_expm1() {
+        assert_eq!(log_forward_difference_series(1.0, 0).upper(), 0.0);
+        assert_eq!(log_forward_difference_series(1.0, 1).upper(), 0.0);
         for &z in &[0.3, 1.0, 7.0, 100.0, 1e5, 1e12] {
             let s = log_forward_difference_series(z, 2);
             let exact = (1.0 / (z * z)).exp_m1().ln();
