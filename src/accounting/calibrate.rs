@@ -7,11 +7,14 @@
 //! `ε(σ_hi) ≥ (1 − rtol)·ε*`. It returns `σ_hi`, whose ε was *computed*, so the result never
 //! overshoots the target.
 //!
-//! The `rtol` landing needs continuity. Two cases lack it, and then the returned σ still meets
+//! The `rtol` landing needs continuity. One case lacks it, and then the returned σ still meets
 //! the target but may be more than `rtol` below it: the total-variation shortcut of the
-//! conversion (ε jumps to 0; tiny targets such as 1e-4), and the without-replacement bound, whose
-//! per-order fallback from Theorem 27 to Theorem 9 when the forward differences cancel makes
-//! ε(σ) jump *up* as σ grows (measured ×2.5 at γ = 0.5, α = 16, z ≈ 11.9).
+//! conversion (ε jumps to 0; tiny targets such as 1e-4). The without-replacement bound is
+//! non-increasing in σ as well, up to its certified rounding margins (≤ 1e-10 relative): its
+//! forward differences always have an accurate certified bound (the alternating sum, or a
+//! positive series where that cancels), so no Theorem 27 entry is dropped for Theorem 9. (That
+//! fallback made ε(σ) jump *up* as σ grew, ×2.5 at γ = 0.5, α = 16, z ≈ 11.9, and calibrating
+//! γ = 1/2, T = 10, ε = 1 returned σ = 632455 instead of 22.80.)
 //! Proof: proofs/accounting/calibration.md.
 
 use super::conversion::Conversion;
