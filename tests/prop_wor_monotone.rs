@@ -23,13 +23,7 @@ use proptest::prelude::*;
 /// ε (improved conversion, default grid) of `steps` DP-SGD steps with multiplier σ on a fixed-size
 /// sample of b out of n, replace-one (effective multiplier z = σ/2): what `dpref account` prints.
 fn eps_wor(sigma: f64, b: u64, n: u64, steps: u64, delta: f64) -> f64 {
-    let ev = dp_sgd_event(
-        sigma,
-        SamplingScheme::WithoutReplacement { dataset_size: n, batch_size: b },
-        steps,
-        Neighbouring::ReplaceOne,
-    )
-    .unwrap();
+    let ev = dp_sgd_event(sigma, SamplingScheme::WithoutReplacement { dataset_size: n, batch_size: b }, steps).unwrap();
     let mut acc = RdpAccountant::new(Neighbouring::ReplaceOne);
     acc.compose(&ev, 1).unwrap();
     acc.epsilon(delta, Conversion::Improved).unwrap().epsilon
@@ -78,12 +72,7 @@ fn golden_wor_calibrate_half_sampling_gives_sane_sigma() {
     let settings = RdpSettings::new(Neighbouring::ReplaceOne);
     let calibrate = |b: u64| {
         calibrate_noise_multiplier(1.0, 1e-5, &settings, CALIBRATION_RTOL, |s| {
-            dp_sgd_event(
-                s,
-                SamplingScheme::WithoutReplacement { dataset_size: 2, batch_size: b },
-                10,
-                Neighbouring::ReplaceOne,
-            )
+            dp_sgd_event(s, SamplingScheme::WithoutReplacement { dataset_size: 2, batch_size: b }, 10)
         })
         .unwrap()
     };

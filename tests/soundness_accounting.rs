@@ -80,6 +80,20 @@ fn relation_is_applied_by_the_accountant() {
     assert!(RdpAccountant::new(Neighbouring::AddRemove).supports(&ev).is_err());
 }
 
+#[test]
+fn more_noise_never_costs_more_without_replacement() {
+    let scheme = SamplingScheme::WithoutReplacement { dataset_size: 1000, batch_size: 100 };
+    let e: Vec<f64> = [133.0, 178.0, 1778.0]
+        .iter()
+        .map(|&s| eps(&dp_sgd_event(s, scheme, 1000).unwrap(), Neighbouring::ReplaceOne, 1e-5))
+        .collect();
+    assert!(e[0] >= e[1] && e[1] >= e[2], "{e:?}");
+    // At σ = 1778 the run is far more private than the unsampled Gaussian at σ/2 = 889 with
+    // T = 1000 (μ = √1000/889 = 0.0356-GDP, ε(1e-5) < 0.2), which upper-bounds it.
+    let full = eps(&dp_sgd_event(1778.0, SamplingScheme::Full, 1000).unwrap(), Neighbouring::ReplaceOne, 1e-5);
+    assert!(e[2] <= full && full < 0.2, "{} vs unsampled {full}", e[2]);
+}
+
 /// Log-uniform on [lo, hi].
 fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
     (lo.ln()..hi.ln()).prop_map(f64::exp)
@@ -90,18 +104,21 @@ proptest! {
 
     /// ε(σ) is non-increasing in σ, for every supported (sampling, relation) pair and for the
     /// Laplace mechanism. A 0.1 % step in σ moves the exact ε by far more than the accountant's
-    /// rounding slack (≤ ~1e-12 relative), so a failure is a genuine reversal.
+    /// rounding slack (≤ ~1e-12 relative), so a failure is a genuine reversal (the
+    /// without-replacement bound failed it by factors: 1.11 at σ = 580 vs 1.22 at σ = 3118, b = 1
+    /// of n = 2, T = 3).
     #[test]
     fn epsilon_non_increasing_in_sigma(
         sigma in log_uniform(0.05, 1e4), k in 1.001f64..10.0, q in log_uniform(1e-4, 1.0),
         n in 1u64..100_000, steps in 1u64..100_000, delta in log_uniform(1e-12, 0.1),
     ) {
-        // Sampling without replacement joins once its bound is fixed (it is not monotone yet).
-        for (scheme, nb) in schemes(q, n).into_iter().filter(|(s, _)| !matches!(s, SamplingScheme::WithoutReplacement { .. })) {
+        for (scheme, nb) in schemes(q, n) {
             let lo = eps(&dp_sgd_event(sigma, scheme, steps).unwrap(), nb, delta);
             let hi = eps(&dp_sgd_event(sigma * k, scheme, steps).unwrap(), nb, delta);
             prop_assert!(!lo.is_nan() && !hi.is_nan() && lo >= 0.0);
-            prop_assert!(hi <= lo, "{:?} {}: eps({}) = {} < eps({}) = {}", scheme, nb, sigma, lo, sigma * k, hi);
+            // 1e-12 relative: where a bound is flat in σ (Theorem 9 alone at the largest orders of
+            // the without-replacement bound) its rounding may move by an ulp either way.
+            prop_assert!(hi <= lo * (1.0 + 1e-12), "{:?} {}: eps({}) = {} < eps({}) = {}", scheme, nb, sigma, lo, sigma * k, hi);
         }
         for nb in [Neighbouring::AddRemove, Neighbouring::ReplaceOne] {
             let lap = |s: f64| DpEvent::self_composed(DpEvent::laplace(s).unwrap(), steps).unwrap();
