@@ -13,9 +13,10 @@
 //! `σC1/(b√s1)`; words whose mean clipped gradient is below it get a noise-dominated
 //! preconditioner, so DP² can only help when informative words clear that level.
 
-use super::plot::{Panel, Series, line_panels};
+use super::plot::{Figure, Panel, Series, write_figure};
+use super::{Options, Progress};
 use crate::data::sparse::{SparseDataset, bag_of_words};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::loss::Loss;
 use crate::model::{GradientOracle, SparseGlm};
 use crate::optim::dp2::Preconditioner;
@@ -25,7 +26,7 @@ use crate::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch_on};
 use crate::optim::{Observer, Privacy, TraceEvent};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const DELTA: f64 = 1e-5;
 /// DP-SGD's α (and the SGD phase's α1 of the DP² family).
@@ -126,8 +127,12 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// The verdict line.
     pub verdict: String,
+    /// A one-phrase summary for the index.
+    pub summary: String,
     /// Markdown.
     pub markdown: String,
+    /// The files written: report, plot, CSV.
+    pub files: Vec<PathBuf>,
 }
 
 struct Outcome {
@@ -170,11 +175,13 @@ struct Size {
     seeds: u64,
 }
 
-/// Runs the experiment; writes `dp2.md` and `dp2.svg` under `out`.
+/// Runs the experiment; writes `dp2.md`, `dp2.svg` and `dp2.csv` under `out`.
 ///
 /// # Errors
 /// Algorithm or I/O errors.
-pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
+pub fn run(options: &Options, out: &Path) -> Result<Report> {
+    let (quick, seed) = (options.quick, options.seed);
+    let progress = Progress::new("dp2", options);
     let size = if quick {
         Size { n_train: 8000, n_test: 2000, d: 2000, words: 30, epochs: 10, seeds: 3 }
     } else {
@@ -249,6 +256,7 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
     };
     let base = Hyper { lr_sgd: 1.0, lr_adaptive: 1.0, clip_sgd: 0.5, clip_adaptive: 0.5, delay: steps_per_epoch };
     let tune = |m: Method, grid: Vec<Hyper>| -> Result<Hyper> {
+        progress.say(format!("{}: tuning on {} settings x 1 run", m.name(), grid.len()));
         let scores: Vec<(f64, Hyper)> =
             grid.par_iter().map(|&h| run_one(m, h, 1000, false).map(|o| (o.train_loss, h))).collect::<Result<_>>()?;
         Ok(scores.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)).map(|s| s.1).expect("invariant: a non-empty grid"))
@@ -289,6 +297,7 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
             Method::Variant2 => tune(m, variant2_grid.clone())?,
             _ => tune(m, dp2_grid.clone())?,
         };
+        progress.say(format!("{}: {} reported runs", m.name(), size.seeds));
         let results: Vec<Outcome> =
             (0..size.seeds).into_par_iter().map(|r| run_one(m, hyper, 2000 + r, true)).collect::<Result<_>>()?;
         let col = |f: &dyn Fn(&Outcome) -> f64| median(&mut results.iter().map(f).collect::<Vec<_>>());
@@ -305,18 +314,49 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
             curve,
         });
     }
+    let at_edge: Vec<Method> = rows
+        .iter()
+        .filter_map(|r| {
+            let h = r.hyper;
+            let (value, grid): (f64, &[f64]) = match r.method {
+                Method::DpSgd => (h.lr_sgd, &SGD_RATES),
+                Method::DpRmsProp | Method::DpAdaGrad => (h.lr_sgd, &ADAPTIVE_RATES),
+                Method::Variant2 => (h.lr_adaptive, &VARIANT2_RATES),
+                _ => (h.lr_adaptive * h.clip_adaptive / (h.lr_sgd * h.clip_sgd), &DP2_SCALES),
+            };
+            let edge = |g: f64| (value - g).abs() <= 1e-9 * g;
+            (edge(grid[0]) || edge(grid[grid.len() - 1])).then_some(r.method)
+        })
+        .collect();
+    // the methods the verdict compares
+    let compared = [Method::Dp2RmsProp, Method::DpRmsProp, Method::DpSgd, Method::Variant2];
+    let unfair: Vec<&str> = at_edge.iter().filter(|m| compared.contains(m)).map(|m| m.name()).collect();
     let acc = |m: Method| rows.iter().find(|r| r.method == m).map_or(f64::NAN, |r| r.test_accuracy);
     let dp2_best = acc(Method::Dp2RmsProp);
     let ahead = dp2_best > acc(Method::DpRmsProp) && dp2_best > acc(Method::DpSgd);
     let variant2_behind = acc(Method::Variant2) < dp2_best;
+    let reproduced = ahead && variant2_behind;
     let verdict = format!(
         "Paper's ordering (DP2 ahead of DP-RMSProp ~ DP-SGD; variant 2 behind DP2): {}. Median test accuracy: DP2-RMSProp \
-         {:.4}, DP-RMSProp {:.4}, DP-SGD {:.4}, variant 2 {:.4} (DP2 ahead: {ahead}; variant 2 behind: {variant2_behind}).",
-        if ahead && variant2_behind { "REPRODUCED" } else { "NOT reproduced" },
+         {:.4}, DP-RMSProp {:.4}, DP-SGD {:.4}, variant 2 {:.4} (DP2 ahead: {ahead}; variant 2 behind: {variant2_behind}).{}",
+        if reproduced { "REPRODUCED" } else { "NOT reproduced" },
         dp2_best,
         acc(Method::DpRmsProp),
         acc(Method::DpSgd),
         acc(Method::Variant2),
+        if unfair.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Caveat: the comparison may be unfair to {}, whose step size sits at an edge of its grid (listed above).",
+                unfair.join(", ")
+            )
+        }
+    );
+    let summary = format!(
+        "{}{}",
+        if reproduced { "REPRODUCED" } else { "NOT reproduced" },
+        if unfair.is_empty() { "" } else { " (caveat: step size at a grid edge)" }
     );
     let privacy_rows: Vec<_> = super::privacy_table::settings()
         .iter()
@@ -324,11 +364,18 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
         .map(super::privacy_table::account)
         .collect::<Result<_>>()?;
     let mut md = format!(
-        "## [LZLRMS] privacy settings (Poisson RDP; fixed-size batches without replacement under replace-one beside it)\n\n{}\n",
+        "## [LZLRMS] Section 5 (DP2 experiments), shrunk\n\n{}### The paper's privacy settings (Poisson RDP; \
+         fixed-size batches without replacement under replace-one beside it)\n\n{}\n",
+        super::report::settings_block(
+            "dp2",
+            options,
+            &format!("{DELTA:e}"),
+            &format!("{} reported seeds per method (medians), tuned on 1 separate seed", size.seeds),
+        ),
         super::privacy_table::markdown(&privacy_rows)
     );
     md += &format!(
-        "## [LZLRMS] Section 5, shrunk: synthetic sparse bag-of-words logistic regression\n\n\
+        "### Synthetic sparse bag-of-words logistic regression\n\n\
          n = {} train / {} test, d = {}, {} words per document (Zipf exponent 1), informative words of frequency ranks {:?} \
          (weights +-1), Poisson b = {BATCH} \
          (q = {q:.5}), {} epochs ({steps} steps), every method calibrated to (epsilon = {EPSILON}, delta = {DELTA}); \
@@ -360,37 +407,31 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
             r.test_accuracy
         );
     }
-    let at_edge: Vec<String> = rows
-        .iter()
-        .filter_map(|r| {
-            let h = r.hyper;
-            let (value, grid): (f64, &[f64]) = match r.method {
-                Method::DpSgd => (h.lr_sgd, &SGD_RATES),
-                Method::DpRmsProp | Method::DpAdaGrad => (h.lr_sgd, &ADAPTIVE_RATES),
-                Method::Variant2 => (h.lr_adaptive, &VARIANT2_RATES),
-                _ => (h.lr_adaptive * h.clip_adaptive / (h.lr_sgd * h.clip_sgd), &DP2_SCALES),
-            };
-            let edge = |g: f64| (value - g).abs() <= 1e-9 * g;
-            (edge(grid[0]) || edge(grid[grid.len() - 1])).then(|| r.method.name().to_string())
-        })
-        .collect();
     if !at_edge.is_empty() {
         md += &format!(
             "\nStep sizes chosen at an edge of their grid (the method may be under-tuned there): {}.\n",
-            at_edge.join(", ")
+            at_edge.iter().map(|m| m.name()).collect::<Vec<_>>().join(", ")
         );
     }
     md += &format!("\n{verdict}\n");
-    std::fs::create_dir_all(out).map_err(|e| Error::Io { path: out.display().to_string(), message: e.to_string() })?;
-    let panel = Panel {
-        title: format!("epsilon = {EPSILON}"),
-        series: rows.iter().map(|r| Series { label: r.method.name().to_string(), points: r.curve.clone() }).collect(),
+    let figure = Figure {
+        panels: vec![Panel {
+            title: format!("epsilon = {EPSILON}"),
+            key: format!("{EPSILON}"),
+            series: rows.iter().map(|r| Series::line(r.method.name(), r.curve.clone())).collect(),
+        }],
+        x_label: "epoch".into(),
+        y_label: "test accuracy (median)".into(),
+        columns: ("epsilon".into(), "epoch".into(), "test_accuracy".into()),
+        log_y: false,
+        shared_y: false,
+        references: Vec::new(),
+        band_label: None,
     };
-    line_panels(&out.join("dp2.svg"), &[panel], "epoch", "test accuracy", false)?;
-    let md_path = out.join("dp2.md");
-    std::fs::write(&md_path, &md)
-        .map_err(|e| Error::Io { path: md_path.display().to_string(), message: e.to_string() })?;
-    Ok(Report { rows, verdict, markdown: md })
+    let mut files = vec![out.join("dp2.md")];
+    files.extend(write_figure(out, "dp2", &figure)?);
+    super::report::write(&files[0], &md)?;
+    Ok(Report { rows, verdict, summary, markdown: md, files })
 }
 
 /// The synthetic task of [`run`] (for benches and tests): n records, d words.

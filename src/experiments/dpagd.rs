@@ -10,15 +10,16 @@
 //! paper's budget. Step decay ×0.1 at 30% and 60% of the run (the paper's 30/100 epochs).
 //! The accountant's reproduction of the paper's own ε table is `reproduce privacy`.
 
-use super::plot::{Panel, Series, line_panels};
-use crate::error::{Error, Result};
+use super::plot::{Figure, Panel, Reference, Series, write_figure};
+use super::{Options, Progress};
+use crate::error::Result;
 use crate::model::synthetic::gaussian_classes;
 use crate::model::{Mlp, Model};
 use crate::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
 use crate::optim::{Observer, Privacy, TraceEvent};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The paper's budgets (σ = 2, 4, 8 on its MNIST setting).
 pub const EPSILONS: [f64; 3] = [1.22, 0.57, 0.28];
@@ -46,7 +47,8 @@ struct Size {
     seeds: usize,
 }
 
-/// Records test accuracy at the start of each epoch.
+/// Records test accuracy at the start of each epoch after the first (epoch 0 is the random
+/// initialisation, which every method shares; the plot starts at epoch 1, as `dp2.svg` does).
 struct EpochRecorder<'a> {
     model: &'a Mlp,
     test: &'a crate::data::Dataset,
@@ -57,6 +59,7 @@ struct EpochRecorder<'a> {
 impl Observer for EpochRecorder<'_> {
     fn observe(&mut self, event: TraceEvent<'_>) {
         if let TraceEvent::Iterate { step, x } = event
+            && step > 0
             && step % self.steps_per_epoch == 0
         {
             let acc = self.model.evaluate(x, self.test).ok().and_then(|e| e.accuracy).unwrap_or(f64::NAN);
@@ -100,19 +103,27 @@ pub struct Cell {
 pub struct Report {
     /// All cells.
     pub cells: Vec<Cell>,
+    /// Test accuracy of always predicting the test set's most frequent class (chance level).
+    pub chance_accuracy: f64,
     /// The verdict line.
     pub verdict: String,
+    /// A one-phrase summary for the index.
+    pub summary: String,
     /// Markdown.
     pub markdown: String,
+    /// The files written: report, plot, CSV.
+    pub files: Vec<PathBuf>,
 }
 
 use super::median;
 
-/// Runs the experiment; writes `dpagd.md` and `dpagd.svg` under `out`.
+/// Runs the experiment; writes `dpagd.md`, `dpagd.svg` and `dpagd.csv` under `out`.
 ///
 /// # Errors
 /// Algorithm or I/O errors.
-pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
+pub fn run(options: &Options, out: &Path) -> Result<Report> {
+    let (quick, seed) = (options.quick, options.seed);
+    let progress = Progress::new("dpagd", options);
     let size = if quick {
         Size { n_train: 6000, n_test: 2000, d: 20, hidden: 32, epochs: 8, seeds: 3 }
     } else {
@@ -157,8 +168,16 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
         })
     };
     let mut cells = Vec::new();
+    let total = EPSILONS.len() * METHODS.len();
     for &eps in &EPSILONS {
         for m in METHODS {
+            progress.say(format!(
+                "[{}/{total}] {}, epsilon = {eps}: tuning the step size on {} values x {} runs",
+                cells.len() + 1,
+                m.name(),
+                STEP_GRID.len(),
+                size.seeds
+            ));
             // step size: lowest median final training loss (the paper's rule), on tuning seeds
             let scores: Vec<(f64, f64)> = STEP_GRID
                 .par_iter()
@@ -170,6 +189,12 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
                 })
                 .collect::<Result<_>>()?;
             let lr = scores.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map(|s| s.1).expect("grid is not empty");
+            progress.say(format!(
+                "[{}/{total}] {}, epsilon = {eps}: step size {lr}; {} reported runs",
+                cells.len() + 1,
+                m.name(),
+                size.seeds
+            ));
             let results: Vec<_> = (0..size.seeds)
                 .into_par_iter()
                 .map(|r| run_one(m, eps, lr, 2000 + r as u64, true))
@@ -204,15 +229,38 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
         EPSILONS.iter().map(|&e| acc("dp-rmsprop", e).max(acc("dp-adam", e)) - acc("dp-sgd", e)).collect();
     let ahead = leads.iter().all(|&l| l > 0.0);
     let most_at_smallest = leads[2] >= leads[0] && leads[2] >= leads[1];
+    let edge_cells: Vec<&Cell> = cells
+        .iter()
+        .filter(|c| c.learning_rate == STEP_GRID[0] || c.learning_rate == STEP_GRID[STEP_GRID.len() - 1])
+        .collect();
+    let mut edge_methods: Vec<&str> = edge_cells.iter().map(|c| c.method.name()).collect();
+    edge_methods.sort_unstable();
+    edge_methods.dedup();
+    let reproduced = ahead && most_at_smallest;
     let verdict = format!(
         "Paper's claim (the adaptive methods ahead of DP-SGD, most at epsilon = 0.28): {}. Best adaptive minus DP-SGD \
          test accuracy at epsilon = 1.22, 0.57, 0.28: {:+.4}, {:+.4}, {:+.4} (ahead at every epsilon: {ahead}; largest at \
-         0.28: {most_at_smallest}).",
-        if ahead && most_at_smallest { "REPRODUCED" } else { "NOT reproduced" },
+         0.28: {most_at_smallest}).{}",
+        if reproduced { "REPRODUCED" } else { "NOT reproduced" },
         leads[0],
         leads[1],
-        leads[2]
+        leads[2],
+        if edge_methods.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Caveat: the comparison may be unfair to {}, whose step size sits at an edge of the paper's grid \
+                 (listed above).",
+                edge_methods.join(", ")
+            )
+        }
     );
+    let summary = format!(
+        "{}{}",
+        if reproduced { "REPRODUCED" } else { "NOT reproduced" },
+        if edge_methods.is_empty() { "" } else { " (caveat: step size at a grid edge)" }
+    );
+    let chance_accuracy = majority_share(test.labels());
     // The paper's own privacy table, re-accounted (classic conversion: the paper's numbers).
     let rows: Vec<_> = super::privacy_table::settings()
         .iter()
@@ -220,15 +268,26 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
         .map(super::privacy_table::account)
         .collect::<Result<_>>()?;
     let mut md = format!(
-        "## [ZCHWB] privacy table (q = 128/60000, T = 46875, delta = 1e-5)\n\n{}\n",
+        "## [ZCHWB] Section 5 (DPAGD experiments), shrunk\n\n{}### The paper's privacy table (q = 128/60000, T = \
+         46875, delta = 1e-5)\n\n{}\n",
+        super::report::settings_block(
+            "dpagd",
+            options,
+            &format!("{DELTA:e}"),
+            &format!(
+                "{} reported seeds per cell (medians), step size tuned by the median of {} separate seeds",
+                size.seeds, size.seeds
+            ),
+        ),
         super::privacy_table::markdown(&rows)
     );
     md += &format!(
-        "## [ZCHWB] Section 5, shrunk: synthetic 10-class data, MLP {}-{}-10\n\n\
+        "### Synthetic 10-class data, MLP {}-{}-10\n\n\
          n = {} train / {} test, separation {separation}, Poisson b = {BATCH} (q = {q:.5}), {} epochs ({steps} steps), \
          clip C = 1, delta = {DELTA}, step size from {{0.1, 0.01, 0.001}} by the lowest median final training loss, \
          decayed x0.1 every {decay_every} steps; medians over {} seeds. sigma is calibrated for each epsilon on this \
-         run's q and T (the paper's sigma = 2, 4, 8 give these epsilons on MNIST).\n\n\
+         run's q and T (the paper's sigma = 2, 4, 8 give these epsilons on MNIST). Chance level (always the most \
+         frequent test class): {chance_accuracy:.4}.\n\n\
          | epsilon | method | sigma | step size | train loss | train acc | test acc |\n|---|---|---|---|---|---|---|\n",
         size.d, size.hidden, size.n_train, size.n_test, size.epochs, size.seeds
     );
@@ -244,9 +303,8 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
             c.test_accuracy
         );
     }
-    let at_edge: Vec<String> = cells
+    let at_edge: Vec<String> = edge_cells
         .iter()
-        .filter(|c| c.learning_rate == STEP_GRID[0] || c.learning_rate == STEP_GRID[STEP_GRID.len() - 1])
         .map(|c| format!("{} at epsilon = {} (step size {})", c.method.name(), c.epsilon, c.learning_rate))
         .collect();
     if !at_edge.is_empty() {
@@ -256,23 +314,47 @@ pub fn run(quick: bool, seed: u64, out: &Path) -> Result<Report> {
         );
     }
     md += &format!("\n{verdict}\n");
-    std::fs::create_dir_all(out).map_err(|e| Error::Io { path: out.display().to_string(), message: e.to_string() })?;
     let panels: Vec<Panel> = EPSILONS
         .iter()
         .map(|&e| Panel {
             title: format!("epsilon = {e}"),
+            key: format!("{e}"),
             series: cells
                 .iter()
                 .filter(|c| c.epsilon == e)
-                .map(|c| Series { label: c.method.name().to_string(), points: c.curve.clone() })
+                .map(|c| Series::line(c.method.name(), c.curve.clone()))
                 .collect(),
         })
         .collect();
-    line_panels(&out.join("dpagd.svg"), &panels, "epoch", "test accuracy", false)?;
-    let md_path = out.join("dpagd.md");
-    std::fs::write(&md_path, &md)
-        .map_err(|e| Error::Io { path: md_path.display().to_string(), message: e.to_string() })?;
-    Ok(Report { cells, verdict, markdown: md })
+    let figure = Figure {
+        panels,
+        x_label: "epoch".into(),
+        y_label: "test accuracy (median)".into(),
+        columns: ("epsilon".into(), "epoch".into(), "test_accuracy".into()),
+        log_y: false,
+        shared_y: true,
+        references: vec![Reference {
+            label: format!("chance: majority class ({chance_accuracy:.3})"),
+            y: chance_accuracy,
+        }],
+        band_label: None,
+    };
+    let mut files = vec![out.join("dpagd.md")];
+    files.extend(write_figure(out, "dpagd", &figure)?);
+    super::report::write(&files[0], &md)?;
+    Ok(Report { cells, chance_accuracy, verdict, summary, markdown: md, files })
+}
+
+/// The share of the most frequent label: the accuracy of always predicting it.
+fn majority_share(labels: &[f64]) -> f64 {
+    let mut counts: Vec<(f64, usize)> = Vec::new();
+    for &y in labels {
+        match counts.iter_mut().find(|c| c.0 == y) {
+            Some(c) => c.1 += 1,
+            None => counts.push((y, 1)),
+        }
+    }
+    counts.iter().map(|c| c.1).max().unwrap_or(0) as f64 / labels.len().max(1) as f64
 }
 
 /// The first `n_train` records and the rest.
