@@ -233,7 +233,7 @@ fn ticks(lo: f64, hi: f64, log_y: bool) -> (Vec<f64>, Vec<f64>) {
         }
         (bold, light)
     } else {
-        let raw = (hi - lo) / 6.0;
+        let raw = (hi - lo) / 8.0;
         let mag = 10f64.powf(raw.log10().floor());
         let step = [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
         let first = (lo / step).ceil() as i64;
