@@ -17,7 +17,7 @@
 //! The accountant's reproduction of the paper's own ε table is `reproduce privacy`.
 
 use super::plot::{Figure, Panel, Reference, Series, write_figure};
-use super::{Options, Progress, tune_extending};
+use super::{Options, Progress, short as fmt_rate, tune_extending};
 use crate::error::Result;
 use crate::model::synthetic::gaussian_classes;
 use crate::model::{Mlp, Model};
@@ -379,11 +379,6 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     files.extend(write_figure(out, "dpagd", &figure)?);
     super::report::write(&files[0], &md)?;
     Ok(Report { cells, chance_accuracy, verdict, summary, markdown: md, files })
-}
-
-/// A step size to 4 significant digits (the extended grid's √10 multiples are irrational).
-fn fmt_rate(v: f64) -> String {
-    format!("{}", format!("{v:.3e}").parse::<f64>().unwrap_or(v))
 }
 
 /// The share of the most frequent label: the accuracy of always predicting it.

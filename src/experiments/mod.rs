@@ -56,6 +56,12 @@ pub(crate) fn median(v: &mut [f64]) -> f64 {
     if v.len() % 2 == 1 { v[m] } else { 0.5 * (v[m - 1] + v[m]) }
 }
 
+/// `v` to 4 significant digits, written shortest (step sizes on a grid extended by √10 factors
+/// are irrational).
+pub(crate) fn short(v: f64) -> String {
+    format!("{}", format!("{v:.3e}").parse::<f64>().unwrap_or(v))
+}
+
 /// The outcome of a step-size search.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Tuned {
