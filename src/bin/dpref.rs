@@ -453,7 +453,8 @@ struct ReproduceArgs {
     /// Shrink every experiment to finish in a few minutes on two cores.
     #[arg(long)]
     quick: bool,
-    /// Output directory for Markdown tables and SVG plots.
+    /// Output directory for the Markdown reports, SVG plots, their CSV data and index.md (checked
+    /// writable before any computing).
     #[arg(long, default_value = "report")]
     out: PathBuf,
     /// Seed of all randomness.
@@ -856,10 +857,11 @@ fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
 
 const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise", "dpagd", "dp2"];
 
-/// An experiment of `reproduce`: (quick, seed, out) → its Markdown report.
-type ExperimentFn = fn(bool, u64, &std::path::Path) -> Result<String>;
-
+/// `dpref reproduce`: checks that `--out` is writable before computing anything, runs each
+/// experiment (progress on stderr, the report tables on stdout) and links what it wrote in
+/// `<out>/index.md` (rewritten after each experiment, so finished results stay linked).
 fn reproduce(args: &ReproduceArgs) -> Result<()> {
+    use dpref::experiments;
     let selected: Vec<String> = if args.experiments.is_empty() {
         EXPERIMENTS.iter().map(|s| s.to_string()).collect()
     } else {
@@ -870,36 +872,18 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
             return Err(Error::invalid("experiment", name, "one of: privacy, adaptive-noise, dpagd, dp2"));
         }
     }
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| Error::Io { path: args.out.display().to_string(), message: e.to_string() })?;
+    experiments::check_output_dir(&args.out)?;
+    let options = experiments::Options { quick: args.quick, seed: args.seed, progress: true };
+    let mut done = Vec::new();
     for name in &selected {
-        if name == "privacy" {
-            use dpref::experiments::privacy_table;
-            let rows: Vec<_> = privacy_table::settings().iter().map(privacy_table::account).collect::<Result<_>>()?;
-            let md = privacy_table::markdown(&rows);
-            println!("## Privacy accounting of the papers' settings\n\n{md}");
-            let path = args.out.join("privacy.md");
-            std::fs::write(&path, &md)
-                .map_err(|e| Error::Io { path: path.display().to_string(), message: e.to_string() })?;
-        }
-        let experiment: Option<(ExperimentFn, &str)> = match name.as_str() {
-            "adaptive-noise" => {
-                Some((|q, s, o| dpref::experiments::adaptive_noise::run(q, s, o).map(|r| r.markdown), "adaptive_noise"))
-            }
-            "dpagd" => Some((|q, s, o| dpref::experiments::dpagd::run(q, s, o).map(|r| r.markdown), "dpagd")),
-            "dp2" => Some((|q, s, o| dpref::experiments::dp2::run(q, s, o).map(|r| r.markdown), "dp2")),
-            _ => None,
-        };
-        if let Some((run, file)) = experiment {
-            let t = std::time::Instant::now();
-            println!("{}", run(args.quick, args.seed, &args.out)?);
-            println!(
-                "(written to {}/{file}.md and {file}.svg in {:.1} s)\n",
-                args.out.display(),
-                t.elapsed().as_secs_f64()
-            );
-        }
+        let outcome = experiments::run_named(name, &options, &args.out)?;
+        let files: Vec<String> = outcome.files.iter().map(|p| p.display().to_string()).collect();
+        println!("{}", outcome.markdown);
+        println!("(written to {} in {:.1} s)\n", files.join(", "), outcome.seconds);
+        done.push(outcome);
+        experiments::write_index(&args.out, &options, &done)?;
     }
+    eprintln!("index of this run: {}", args.out.join("index.md").display());
     Ok(())
 }
 

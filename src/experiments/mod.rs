@@ -1,14 +1,150 @@
 //! The papers' experiments and settings behind `dpref reproduce`.
+//!
+//! [`run_named`] runs one experiment by its command-line name and returns what it wrote; every
+//! report starts with a settings block ([`report::settings_block`]), every plot has a CSV of the
+//! numbers it draws beside it ([`plot::write_figure`]), and [`report::write_index`] links them.
 
 pub mod adaptive_noise;
 pub mod dp2;
 pub mod dpagd;
 pub mod plot;
 pub mod privacy_table;
+pub mod report;
+
+pub use report::{Options, Outcome, Progress, check_output_dir, write_index};
+
+use crate::error::{Error, Result};
+use rayon::prelude::*;
+use std::path::Path;
+
+/// The experiments' command-line names, in the order `reproduce` runs them.
+pub const NAMES: [&str; 4] = ["privacy", "adaptive-noise", "dpagd", "dp2"];
+
+/// Runs the experiment called `name` (one of [`NAMES`]) with its outputs under `out` (which
+/// should have passed [`check_output_dir`]).
+///
+/// # Errors
+/// `InvalidParameter` for an unknown name; the experiment's algorithm or I/O errors.
+pub fn run_named(name: &str, options: &Options, out: &Path) -> Result<Outcome> {
+    let start = std::time::Instant::now();
+    let (name, markdown, summary, files) = match name {
+        "privacy" => {
+            let r = privacy_table::run(options, out)?;
+            ("privacy", r.markdown, r.summary, r.files)
+        }
+        "adaptive-noise" => {
+            let r = adaptive_noise::run(options, out)?;
+            ("adaptive-noise", r.markdown, r.summary, r.files)
+        }
+        "dpagd" => {
+            let r = dpagd::run(options, out)?;
+            ("dpagd", r.markdown, r.summary, r.files)
+        }
+        "dp2" => {
+            let r = dp2::run(options, out)?;
+            ("dp2", r.markdown, r.summary, r.files)
+        }
+        other => return Err(Error::invalid("experiment", other, "one of: privacy, adaptive-noise, dpagd, dp2")),
+    };
+    Ok(Outcome { name, markdown, summary, files, seconds: start.elapsed().as_secs_f64() })
+}
 
 /// The median of `v` (sorted in place; the mean of the two middle values for even lengths).
 pub(crate) fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     let m = v.len() / 2;
     if v.len() % 2 == 1 { v[m] } else { 0.5 * (v[m - 1] + v[m]) }
+}
+
+/// `v` to 4 significant digits, written shortest (step sizes on a grid extended by √10 factors
+/// are irrational).
+pub(crate) fn short(v: f64) -> String {
+    format!("{}", format!("{v:.3e}").parse::<f64>().unwrap_or(v))
+}
+
+/// The outcome of a step-size search.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Tuned {
+    /// The chosen value (lowest score; the smaller value on ties).
+    pub value: f64,
+    /// Every value scored, ascending, with its score.
+    pub scored: Vec<(f64, f64)>,
+    /// The starting grid's ends.
+    pub grid_ends: (f64, f64),
+    /// The chosen value is an end of what was searched, after every extension allowed.
+    pub at_edge: bool,
+}
+
+impl Tuned {
+    /// Whether the search went beyond the starting grid.
+    pub fn extended(&self) -> bool {
+        self.scored.first().is_some_and(|s| s.0 < self.grid_ends.0)
+            || self.scored.last().is_some_and(|s| s.0 > self.grid_ends.1)
+    }
+
+    /// The searched range, `lo..hi`.
+    pub fn searched(&self) -> (f64, f64) {
+        (self.scored.first().map_or(f64::NAN, |s| s.0), self.scored.last().map_or(f64::NAN, |s| s.0))
+    }
+}
+
+/// Scores every value of `grid` (in parallel) and, while the best is an end of what has been
+/// searched, scores one more value beyond that end (`×factor` above the top, `÷factor` below the
+/// bottom), at most `max_extensions` times in all: a step size at the edge of its grid may be
+/// under-tuned, and a comparison against it unfair.
+pub(crate) fn tune_extending(
+    grid: &[f64],
+    factor: f64,
+    max_extensions: usize,
+    score: impl Fn(f64) -> Result<f64> + Sync,
+) -> Result<Tuned> {
+    let mut scored: Vec<(f64, f64)> = grid.par_iter().map(|&v| score(v).map(|s| (v, s))).collect::<Result<_>>()?;
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let grid_ends = (scored[0].0, scored[scored.len() - 1].0);
+    let best = |s: &[(f64, f64)]| {
+        s.iter().enumerate().min_by(|a, b| a.1.1.total_cmp(&b.1.1)).map(|(i, _)| i).expect("invariant: non-empty grid")
+    };
+    let mut extensions = 0;
+    loop {
+        let i = best(&scored);
+        let at_top = i + 1 == scored.len();
+        let at_bottom = i == 0;
+        if !(at_top || at_bottom) || extensions == max_extensions {
+            return Ok(Tuned { value: scored[i].0, at_edge: at_top || at_bottom, scored, grid_ends });
+        }
+        extensions += 1;
+        if at_top {
+            let v = scored[i].0 * factor;
+            scored.push((v, score(v)?));
+        } else {
+            let v = scored[0].0 / factor;
+            scored.insert(0, (v, score(v)?));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuning_extends_past_an_edge_until_the_best_is_interior() {
+        // minimum at 8: the grid 0.5..2 picks 2, extension tries 4, 8, 16 and stops.
+        let t = tune_extending(&[0.5, 1.0, 2.0], 2.0, 5, |a| Ok((a.log2() - 3.0).abs())).unwrap();
+        assert_eq!(t.value, 8.0);
+        assert!(!t.at_edge && t.extended());
+        assert_eq!(t.searched(), (0.5, 16.0));
+        // too few extensions allowed: still at the edge, and said so
+        let t = tune_extending(&[0.5, 1.0, 2.0], 2.0, 1, |a| Ok((a.log2() - 3.0).abs())).unwrap();
+        assert_eq!(t.value, 4.0);
+        assert!(t.at_edge);
+        // downwards
+        let t = tune_extending(&[0.5, 1.0, 2.0], 2.0, 5, |a| Ok((a.log2() + 2.0).abs())).unwrap();
+        assert_eq!(t.value, 0.25);
+        assert!(!t.at_edge);
+        // interior from the start: no extension
+        let t = tune_extending(&[0.5, 1.0, 2.0], 2.0, 5, |a| Ok((a - 1.0).abs())).unwrap();
+        assert_eq!(t.value, 1.0);
+        assert!(!t.extended() && !t.at_edge);
+    }
 }

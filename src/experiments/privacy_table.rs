@@ -273,3 +273,41 @@ pub fn markdown(rows: &[Row]) -> String {
     }
     s
 }
+
+/// What `reproduce privacy` produced.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The accounted rows.
+    pub rows: Vec<Row>,
+    /// The Markdown report (settings block and table).
+    pub markdown: String,
+    /// A one-phrase summary for the index.
+    pub summary: String,
+    /// The files written (`privacy.md`).
+    pub files: Vec<std::path::PathBuf>,
+}
+
+/// Accounts every setting and writes `privacy.md` under `out`.
+///
+/// # Errors
+/// Accountant or I/O errors.
+pub fn run(options: &super::Options, out: &std::path::Path) -> Result<Report> {
+    let progress = super::Progress::new("privacy", options);
+    progress.say(format!("accounting {} settings", settings().len()));
+    let rows: Vec<Row> = settings().iter().map(account).collect::<Result<_>>()?;
+    let claimed = rows.iter().filter(|r| r.setting.claimed_epsilon.is_some()).count();
+    let reproduced = rows.iter().filter(|r| r.verdict.starts_with("reproduced")).count();
+    let summary = format!("{reproduced} of {claimed} claimed epsilons reproduced");
+    let markdown = format!(
+        "## Privacy accounting of the papers' settings\n\n{}{}",
+        super::report::settings_block(
+            "privacy",
+            options,
+            "per row (the paper's own)",
+            "none: deterministic accounting (mode and seed do not change it)"
+        ),
+        markdown(&rows)
+    );
+    let files = vec![super::report::write(&out.join("privacy.md"), &markdown)?];
+    Ok(Report { rows, markdown, summary, files })
+}

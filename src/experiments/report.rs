@@ -1,0 +1,199 @@
+//! What every report shares: the settings block (how the numbers were made), the output-directory
+//! check, progress lines on stderr and `index.md`.
+
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// How `reproduce` runs an experiment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// `--quick`: the shrunk settings.
+    pub quick: bool,
+    /// `--seed`: the root of all randomness.
+    pub seed: u64,
+    /// Print progress lines on stderr.
+    pub progress: bool,
+}
+
+impl Options {
+    /// Quick or full, silent.
+    pub fn new(quick: bool, seed: u64) -> Self {
+        Options { quick, seed, progress: false }
+    }
+}
+
+/// Progress lines on stderr (`[experiment  12.3 s] message`), or nothing when disabled.
+///
+/// Plain lines rather than a redrawn bar, so that the log reads the same in a terminal, a pipe
+/// and a CI log; stdout keeps only the report tables.
+#[derive(Debug)]
+pub struct Progress {
+    experiment: &'static str,
+    enabled: bool,
+    start: Instant,
+}
+
+impl Progress {
+    /// Progress of `experiment`, printed when `options.progress`.
+    pub fn new(experiment: &'static str, options: &Options) -> Self {
+        Progress { experiment, enabled: options.progress, start: Instant::now() }
+    }
+
+    /// Prints one line.
+    pub fn say(&self, message: impl std::fmt::Display) {
+        if self.enabled {
+            eprintln!("[{} {:6.1} s] {message}", self.experiment, self.start.elapsed().as_secs_f64());
+        }
+    }
+}
+
+/// The git commit the report comes from: `DPREF_GIT_COMMIT` at compile time if set, else
+/// `git rev-parse` on the crate's source directory at run time (marked when that tree has
+/// uncommitted changes), else `"unknown"` (no git, or not built from a checkout).
+pub fn git_commit() -> String {
+    if let Some(c) = option_env!("DPREF_GIT_COMMIT") {
+        return c.to_string();
+    }
+    static COMMIT: OnceLock<String> = OnceLock::new();
+    COMMIT
+        .get_or_init(|| {
+            let dir = env!("CARGO_MANIFEST_DIR");
+            let git = |args: &[&str]| -> Option<String> {
+                let o = std::process::Command::new("git")
+                    .arg("-C")
+                    .arg(dir)
+                    .args(args)
+                    .stdin(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .output()
+                    .ok()?;
+                o.status.success().then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            };
+            match git(&["rev-parse", "--short=12", "HEAD"]) {
+                Some(c) if !c.is_empty() => {
+                    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+                    format!("{c}{} (source tree at run time)", if dirty { " with uncommitted changes" } else { "" })
+                }
+                _ => "unknown".to_string(),
+            }
+        })
+        .clone()
+}
+
+/// The command that reproduces a report.
+pub fn command(experiment: &str, options: &Options) -> String {
+    format!("dpref reproduce {experiment}{} --seed {}", if options.quick { " --quick" } else { "" }, options.seed)
+}
+
+/// The settings block at the top of every report: quick or full, seed, crate version, git
+/// commit, δ, repetitions, and the command that reproduces it.
+pub fn settings_block(experiment: &str, options: &Options, delta: &str, repetitions: &str) -> String {
+    format!(
+        "| setting | value |\n|---|---|\n\
+         | mode | {} |\n\
+         | seed | {} |\n\
+         | dpref version | {} |\n\
+         | git commit | {} |\n\
+         | delta | {delta} |\n\
+         | repetitions | {repetitions} |\n\
+         | command | `{}` |\n\n",
+        if options.quick { "quick (--quick)" } else { "full" },
+        options.seed,
+        env!("CARGO_PKG_VERSION"),
+        git_commit(),
+        command(experiment, options),
+    )
+}
+
+/// Checks that `out` is a directory reports can be written to, before any work: creates it (and
+/// its parents), then creates and removes a probe file in it.
+///
+/// # Errors
+/// `Io` naming `out` when it cannot be created or written.
+pub fn check_output_dir(out: &Path) -> Result<()> {
+    let err = |what: &str, e: std::io::Error| Error::Io {
+        path: out.display().to_string(),
+        message: format!("--out is not a writable directory ({what}: {e})"),
+    };
+    std::fs::create_dir_all(out).map_err(|e| err("cannot create it", e))?;
+    let probe = out.join(format!(".dpref-write-probe-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"probe"))
+        .map_err(|e| err("cannot create a file in it", e))?;
+    std::fs::remove_file(&probe).map_err(|e| err("cannot remove a file from it", e))
+}
+
+/// Writes `text` to `path`.
+///
+/// # Errors
+/// `Io` naming the path.
+pub fn write(path: &Path, text: &str) -> Result<PathBuf> {
+    std::fs::write(path, text).map_err(|e| Error::Io { path: path.display().to_string(), message: e.to_string() })?;
+    Ok(path.to_path_buf())
+}
+
+/// What one experiment of a `reproduce` run produced.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The experiment's name on the command line.
+    pub name: &'static str,
+    /// The Markdown report (also written to a file in `files`).
+    pub markdown: String,
+    /// A one-phrase summary of the verdict for the index.
+    pub summary: String,
+    /// Every file written, report first.
+    pub files: Vec<PathBuf>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Writes `<out>/index.md`, linking every report, plot and CSV of `outcomes` (paths relative to
+/// `out`), and returns its path.
+///
+/// # Errors
+/// `Io` if it cannot be written.
+pub fn write_index(out: &Path, options: &Options, outcomes: &[Outcome]) -> Result<PathBuf> {
+    let rel = |p: &Path| p.strip_prefix(out).unwrap_or(p).to_string_lossy().replace('\\', "/");
+    let links = |o: &Outcome, ext: &str| {
+        let l: Vec<String> = o
+            .files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .map(|p| format!("[{0}]({0})", rel(p)))
+            .collect();
+        if l.is_empty() { "-".to_string() } else { l.join(", ") }
+    };
+    let mut md = format!(
+        "# dpref reproduce\n\n{} mode, seed {}, dpref {}, git commit {}.\n\n\
+         | experiment | verdict | report | plot | data (CSV) | seconds |\n|---|---|---|---|---|---|\n",
+        if options.quick { "Quick (--quick)" } else { "Full" },
+        options.seed,
+        env!("CARGO_PKG_VERSION"),
+        git_commit()
+    );
+    for o in outcomes {
+        md += &format!(
+            "| {} | {} | {} | {} | {} | {:.1} |\n",
+            o.name,
+            o.summary,
+            links(o, "md"),
+            links(o, "svg"),
+            links(o, "csv"),
+            o.seconds
+        );
+    }
+    let plots: Vec<String> = outcomes
+        .iter()
+        .flat_map(|o| o.files.iter().filter(|p| p.extension().is_some_and(|e| e == "svg")))
+        .map(|p| format!("![{0}]({0})\n", rel(p)))
+        .collect();
+    if !plots.is_empty() {
+        md += &format!("\n{}", plots.join("\n"));
+    }
+    write(&out.join("index.md"), &md)
+}
