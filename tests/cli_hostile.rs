@@ -245,6 +245,11 @@ fn hostile_broken_pipe_exits_quietly() {
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
         assert!(o.stderr.is_empty(), "{args:?}: {}", stderr(&o));
     }
+    // reproduce prints progress on stderr by design; it must still exit 0 without a panic.
+    let out = dir.0.join("report");
+    let o = run_with_closed_stdout(&["reproduce", "privacy", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "reproduce: {}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }
 
 /// Regression: a UTF-8 byte-order mark (spreadsheet exports) made the first value unreadable.

@@ -458,7 +458,7 @@ struct ReproduceArgs {
     #[arg(long, default_value = "report")]
     out: PathBuf,
     /// Seed of all randomness.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = whole_u64)]
     seed: u64,
 }
 
@@ -878,8 +878,14 @@ fn reproduce(args: &ReproduceArgs) -> Result<()> {
     for name in &selected {
         let outcome = experiments::run_named(name, &options, &args.out)?;
         let files: Vec<String> = outcome.files.iter().map(|p| p.display().to_string()).collect();
-        println!("{}", outcome.markdown);
-        println!("(written to {} in {:.1} s)\n", files.join(", "), outcome.seconds);
+        // A closed stdout (`| head`) is not an error: the files are still written.
+        write_stdout(&format!(
+            "{}\n(written to {} in {:.1} s)\n\n",
+            outcome.markdown,
+            files.join(", "),
+            outcome.seconds
+        ))
+        .map_err(|e| Error::Io { path: "stdout".into(), message: e.to_string() })?;
         done.push(outcome);
         experiments::write_index(&args.out, &options, &done)?;
     }

@@ -97,7 +97,7 @@ pub fn settings() -> Vec<Setting> {
         claimed_epsilon: Some(3.03),
         claimed_decimals: 2,
         orders: Orders::TfPrivacy,
-        remark: "epsilon appears only in the paper's figures; 3.03 is the notes' reading (TF orders, improved conversion)",
+        remark: "epsilon appears only in the paper's figures; 3.03 is the value under TF Privacy's order grid and the improved conversion",
     });
     v.push(Setting {
         name: "DP2 StackOverflow",
