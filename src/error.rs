@@ -64,6 +64,16 @@ pub enum Error {
         /// What went wrong.
         reason: String,
     },
+    /// A run specification ([`crate::optim::RunSpec`]) whose settings are out of range or do not
+    /// fit together. The message names each parameter in backticks (`` `beta2` ``), so that a
+    /// front end can substitute its own spelling (the CLI writes `--beta2`).
+    #[error("{message}")]
+    RunSpec {
+        /// The parameter at fault (a [`crate::optim::RunSpec`] field name).
+        parameter: &'static str,
+        /// The one-line message, parameter names in backticks.
+        message: String,
+    },
     /// An I/O error (message only, so that `Error` stays `Clone + PartialEq`).
     #[error("i/o error on {path}: {message}")]
     Io {
@@ -82,6 +92,13 @@ impl Error {
     pub fn invalid(name: &'static str, value: impl std::fmt::Display, constraint: &'static str) -> Self {
         Error::InvalidParameter { name, value: value.to_string(), constraint }
     }
+}
+
+/// A float for people: the shortest decimal that reads back to `x`, in scientific notation when
+/// `|x|` is below 1e-5 or at least 1e16 (`1e-300`, not 300 digits).
+pub fn display_number(x: f64) -> String {
+    let a = x.abs();
+    if x == 0.0 || !x.is_finite() || (1e-5..1e16).contains(&a) { format!("{x}") } else { format!("{x:e}") }
 }
 
 /// Parameter checks shared by every module. Each returns the value on success so that a

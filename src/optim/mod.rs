@@ -11,6 +11,9 @@ pub mod dp2;
 pub mod dp_sgd;
 pub mod dpagd;
 pub mod fast;
+pub mod run_spec;
+
+pub use run_spec::RunSpec;
 
 use crate::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, calibrate_noise_multiplier};
 use crate::error::{Error, Result, check};

@@ -1,0 +1,142 @@
+//! The checks of a [`RunSpec`] that need no data: ranges, settings the algorithm would ignore,
+//! and the privacy claims no accountant covers.
+
+use super::{Algorithm, RunSpec, Sampling, Variant, refuse, require};
+use crate::accounting::Neighbouring;
+use crate::error::Result;
+
+impl RunSpec {
+    /// Checks everything that does not depend on the data, naming the parameter at fault.
+    ///
+    /// # Errors
+    /// [`crate::Error::RunSpec`] for a value out of range, a setting `algorithm` does not use,
+    /// with-replacement sampling with a privacy claim, or a private full-batch run under
+    /// add-remove without a public `batch_size`.
+    pub fn check(&self) -> Result<()> {
+        if let Some(c) = self.clip {
+            require("clip", c, c.is_finite() && c > 0.0, "> 0 and finite")?;
+        }
+        self.check_family()?;
+        self.check_ranges()?;
+        let reports_epsilon = self.epsilon.is_some() || (self.is_private() && self.delta.is_some());
+        if self.sampling == Some(Sampling::WithReplacement) && reports_epsilon {
+            let fix = if self.epsilon.is_some() {
+                "give `sigma` without `delta` to train without a privacy claim"
+            } else {
+                "drop `delta` to train with `sigma` and no privacy claim"
+            };
+            return Err(refuse(
+                "sampling",
+                format!(
+                    "unsupported: no accountant covers `sampling` with-replacement (a record can appear in a batch \
+                     several times), so no epsilon can be given: use `sampling` poisson (or without-replacement \
+                     with `neighbouring` replace-one), or {fix}"
+                ),
+            ));
+        }
+        let full = self.sampling == Some(Sampling::Full) || self.variant == Variant::Paper;
+        if full && self.is_private() && self.batch_size.is_none() && self.neighbouring == Neighbouring::AddRemove {
+            return Err(refuse(
+                "batch_size",
+                "`sampling` full under add-remove neighbouring needs `batch_size` n, the dataset size declared \
+                 public: dividing the noisy sum by a size read from the data would reveal whether a record is \
+                 present (or use `neighbouring` replace-one)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses settings the algorithm would ignore.
+    fn check_family(&self) -> Result<()> {
+        use Algorithm::*;
+        let alg = self.algorithm;
+        let unused = |parameter: &'static str, users: &str| {
+            refuse(parameter, format!("`{parameter}` is not used by {}; it applies to {users}", alg.name()))
+        };
+        if self.beta1.is_some() && alg != DpAdam {
+            return Err(unused("beta1", "dp-adam"));
+        }
+        if self.beta2.is_some() && !matches!(alg, DpRmsprop | DpAdam | Dp2Rmsprop | Dp2Yogi) {
+            return Err(unused("beta2", "dp-rmsprop, dp-adam, dp2-rmsprop and dp2-yogi"));
+        }
+        if self.nu.is_some() && !(matches!(alg, DpRmsprop | DpAdam | DpAdagrad) || alg.is_dp2()) {
+            return Err(unused("nu", "dp-rmsprop, dp-adam, dp-adagrad and dp2-*"));
+        }
+        if self.ellipsoid.is_some() && !alg.is_adaptive_noise() {
+            return Err(unused("ellipsoid", "pasan and pagan"));
+        }
+        if self.projection.is_some() && !alg.is_adaptive_noise() {
+            return Err(unused("projection", "pasan and pagan"));
+        }
+        if self.lambda.is_some() && !alg.is_dpagd() {
+            return Err(unused("lambda", "dp-rmsprop and dp-adam with `variant` paper"));
+        }
+        if self.bias_correction.is_some() && alg != DpAdam {
+            return Err(unused("bias_correction", "dp-adam"));
+        }
+        let dp2_settings = [
+            ("delay_sgd", self.delay_sgd.is_some()),
+            ("delay_adaptive", self.delay_adaptive.is_some()),
+            ("clip_sgd", self.clip_sgd.is_some()),
+            ("clip_adaptive", self.clip_adaptive.is_some()),
+            ("learning_rate_adaptive", self.learning_rate_adaptive.is_some()),
+            ("ablation", self.ablation.is_some()),
+        ];
+        if let Some((parameter, _)) = dp2_settings.iter().find(|(_, given)| *given)
+            && !alg.is_dp2()
+        {
+            return Err(unused(parameter, "dp2-rmsprop, dp2-adagrad and dp2-yogi"));
+        }
+        Ok(())
+    }
+
+    /// Refuses values outside their documented ranges.
+    fn check_ranges(&self) -> Result<()> {
+        let positive =
+            |parameter: &'static str, x: f64| require(parameter, x, x.is_finite() && x > 0.0, "> 0 and finite");
+        if let Some(b) = self.beta1 {
+            require("beta1", b, (0.0..1.0).contains(&b), "in [0, 1)")?;
+        }
+        if let Some(b) = self.beta2 {
+            require("beta2", b, b > 0.0 && b < 1.0, "in (0, 1)")?;
+        }
+        if let Some(nu) = self.nu {
+            if self.algorithm.is_dp2() || self.variant == Variant::Paper {
+                positive("nu", nu)?;
+            } else {
+                require("nu", nu, nu.is_finite() && nu >= 0.0, ">= 0 and finite")?;
+            }
+        }
+        positive("learning_rate", self.learning_rate)?;
+        if let Some(a) = self.learning_rate_adaptive {
+            positive("learning_rate_adaptive", a)?;
+        }
+        for (parameter, c) in [("clip_sgd", self.clip_sgd), ("clip_adaptive", self.clip_adaptive)] {
+            if let Some(c) = c {
+                require(parameter, c, c > 0.0, "> 0")?;
+            }
+        }
+        for (parameter, s) in
+            [("delay_sgd", self.delay_sgd), ("delay_adaptive", self.delay_adaptive), ("steps", self.steps)]
+        {
+            if s == Some(0) {
+                return Err(refuse(parameter, format!("`{parameter}` must be at least 1, got 0")));
+            }
+        }
+        if let Some(e) = self.epsilon {
+            positive("epsilon", e)?;
+        }
+        if let Some(d) = self.delta {
+            require("delta", d, d > 0.0 && d < 1.0, "in (0, 1)")?;
+        }
+        if let Some(s) = self.sigma {
+            require("sigma", s, s.is_finite() && s >= 0.0, ">= 0 and finite")?;
+        }
+        if let Some(l) = self.lambda {
+            if !(l.is_finite() && l > 0.0) {
+                return Err(super::invalid("lambda", super::value_text(l), "> 0 and finite"));
+            }
+        }
+        Ok(())
+    }
+}
