@@ -1,0 +1,113 @@
+//! The `dpref` command line (contract: shared/CLI.md). Thin: parse, call the library, print.
+//! Exit codes: 0 success, 2 bad input or unsupported request (one `error:` line on stderr),
+//! 3 an audit found a violation.
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+
+use account_args::{AccountArgs, CalibrateArgs};
+use audit::AuditCommand;
+use flags::CliResult;
+use format::write_stdout;
+use reproduce::ReproduceArgs;
+use run_args::RunArgs;
+
+mod account;
+mod account_args;
+mod audit;
+mod flags;
+mod format;
+mod reproduce;
+mod run;
+mod run_args;
+mod run_print;
+
+/// The exit codes, shown at the end of every subcommand's `--help`.
+pub(crate) const EXIT_CODES: &str = "Exit codes: 0 success; 2 bad input or an unsupported request (one line on stderr \
+                          starting with 'error:').";
+/// The exit codes of `audit`, which adds 3.
+pub(crate) const EXIT_CODES_AUDIT: &str = "Exit codes: 0 no violation found; 3 the claimed epsilon is refuted (the certified \
+                                lower bound exceeds it); 2 bad input or an unsupported request (one line on stderr \
+                                starting with 'error:').";
+
+#[derive(Parser)]
+#[command(
+    name = "dpref",
+    version,
+    about = "Reference implementation of differentially private optimization: accounting, audits, algorithms.",
+    color = clap::ColorChoice::Never,
+    after_help = EXIT_CODES_AUDIT
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Privacy (epsilon at delta) of T steps of a subsampled Gaussian mechanism.
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
+    Account(AccountArgs),
+    /// The smallest noise multiplier that meets a target (epsilon, delta).
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
+    Calibrate(CalibrateArgs),
+    /// Re-run the papers' experiments (shrunk to two cores) and print their tables.
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
+    Reproduce(ReproduceArgs),
+    /// Audit a mechanism: a certified lower bound on its epsilon.
+    #[command(subcommand, after_help = EXIT_CODES_AUDIT)]
+    Audit(AuditCommand),
+    /// Train with one algorithm on a dataset and report the output point and its privacy.
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
+    Run(Box<RunArgs>),
+}
+
+/// The one `error:` line on stderr (ignoring a closed stderr) and exit code 2.
+fn fail(message: &str) -> ExitCode {
+    let _ = writeln!(std::io::stderr().lock(), "error: {message}");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                return match write_stdout(&e.to_string()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => fail(&format!("cannot write to stdout: {e}")),
+                };
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                return fail(
+                    "a subcommand is required: account, calibrate, run, audit or reproduce (see dpref --help)",
+                );
+            }
+            // clap renders several lines (usage, hints); the contract is one line.
+            let text = e.to_string();
+            let message: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+            let line = message.join(" ");
+            return fail(line.strip_prefix("error: ").unwrap_or(&line));
+        }
+    };
+    let result: CliResult<(String, bool)> = match &cli.command {
+        Command::Account(a) => account::account(a).map(|s| (s, false)),
+        Command::Calibrate(a) => account::calibrate(a).map(|s| (s, false)),
+        Command::Reproduce(a) => {
+            reproduce::reproduce(a).map(|()| (String::new(), false)).map_err(flags::CliError::from)
+        }
+        Command::Audit(AuditCommand::Samples(a)) => audit::audit_samples(a),
+        Command::Run(a) => run::run_algorithm(a).map(|s| (s, false)),
+    };
+    match result {
+        Ok((text, violation)) => {
+            if let Err(e) = write_stdout(&text) {
+                return fail(&format!("cannot write to stdout: {e}"));
+            }
+            if violation { ExitCode::from(audit::EXIT_VIOLATION) } else { ExitCode::SUCCESS }
+        }
+        Err(e) => fail(&e.to_string()),
+    }
+}

@@ -1,0 +1,297 @@
+//! The flags of `run`.
+
+use crate::account_args::{NeighbouringArg, SamplingArg};
+use crate::flags::{whole_u64, whole_usize};
+use clap::{Args, ValueEnum};
+use dpref::optim::run_spec::{Ablation, Algorithm, Output, RunLoss, Sampling, Variant};
+use std::path::PathBuf;
+
+// Help texts that name a paper key ([ADFJT], [ZCHWB], [LZLRMS]) are `help = ...` attributes, not
+// doc comments: clap shows doc comments verbatim, so rustdoc's escapes would show as `\[ADFJT\]`.
+// The keys are the papers listed in the README.
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum AlgorithmArg {
+    /// DP-SGD (Abadi et al. 2016): per-example l2 clip C, Gaussian noise sigma*C.
+    DpSgd,
+    #[value(help = "PASAN ([ADFJT] Alg. 1): ellipsoid clipping, noise z*A^{-1/2}w, AdaGrad-norm steps")]
+    Pasan,
+    #[value(help = "PAGAN ([ADFJT] Alg. 2): ellipsoid clipping, noise z*A^{-1/2}w, diagonal AdaGrad steps")]
+    Pagan,
+    #[value(help = "DP-GD ([ZCHWB]): --variant minibatch is DP-SGD's privatised gradient with plain steps; \
+                    --variant paper is Algorithm 1 with psi = 1 (full batch, output w_R)")]
+    DpGd,
+    #[value(help = "DP-RMSProp ([ZCHWB]): minibatch = PyTorch RMSprop (alpha = --beta2, eps = --nu) on the \
+                    privatised gradient; paper = Algorithm 1 (v = min(psi, lambda), nu outside the root)")]
+    DpRmsprop,
+    #[value(help = "DP-Adam ([ZCHWB]): minibatch = PyTorch Adam (bias correction on by default); paper = \
+                    Algorithm 1 without bias correction")]
+    DpAdam,
+    /// DP-AdaGrad: PyTorch Adagrad (eps = --nu) on the privatised minibatch gradient (minibatch only).
+    DpAdagrad,
+    #[value(help = "DP²-RMSProp ([LZLRMS] Alg. 1): s1 DP-SGD steps, then s2 steps whose per-example gradients \
+                    are divided by D = sqrt(v) + nu, clipped to C2 and noised; v updated once per cycle from \
+                    the average of the s1 released noisy gradients (beta = --beta2)")]
+    Dp2Rmsprop,
+    #[value(help = "DP²-AdaGrad ([LZLRMS] App. D): v <- v + (G/s1)^2")]
+    Dp2Adagrad,
+    #[value(help = "DP²-Yogi ([LZLRMS] App. D, misprint corrected): v <- v + (1 - beta) sign(g^2 - v) g^2")]
+    Dp2Yogi,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum LossArg {
+    /// |<x, a> - b| (regression).
+    Absolute,
+    /// (<x, a> - b)^2 / 2 (regression).
+    Squared,
+    /// log(1 + exp(-y <x, a>)), labels in {0, 1} or {-1, +1}.
+    Logistic,
+    /// max(0, 1 - y <x, a>), labels in {0, 1} or {-1, +1}.
+    Hinge,
+    /// Softmax cross-entropy of the network given by --hidden; labels are class indices 0..K-1.
+    CrossEntropy,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum AblationArg {
+    /// Variant 1 (Algorithm 2): a second, preconditioned query at each non-update step.
+    ExtraQuery,
+    /// Variant 2: privatise as DP-SGD, then divide by D.
+    NoiseFirst,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum VariantArg {
+    #[value(help = "Poisson-sampled, per-example-clipped minibatch steps with PyTorch-style updates (what \
+                    users train with and what [ZCHWB]'s experiments ran)")]
+    Minibatch,
+    #[value(help = "[ZCHWB] Algorithm 1: full-batch gradient plus N(0, sigma^2 I), no bias correction, the \
+                    lambda cap, output w_R (what the theorems analyse). Only with --sampling full")]
+    Paper,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum OutputArg {
+    /// (1/T) sum_{k=0}^{T-1} x^k (what the proofs bound).
+    Average0,
+    #[value(help = "(1/T) sum_{k=1}^{T} x^k (as printed in [ADFJT])")]
+    Average1,
+    /// x^T.
+    Last,
+    #[value(help = "w_R with R uniform on {1..T} ([ZCHWB] --variant paper only; its default)")]
+    Random,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ProjectionArg {
+    Radial,
+    Euclidean,
+}
+
+pub(crate) const DATA_HEADING: &str = "Data and model";
+pub(crate) const PRIVACY_HEADING: &str = "Privacy";
+pub(crate) const TRAINING_HEADING: &str = "Training (all algorithms)";
+pub(crate) const ADFJT_HEADING: &str = "PASAN, PAGAN ([ADFJT])";
+pub(crate) const ZCHWB_HEADING: &str =
+    "dp-gd, dp-rmsprop, dp-adam, dp-adagrad ([ZCHWB]); --beta2 and --nu also for dp2-*";
+pub(crate) const DP2_HEADING: &str = "DP²: dp2-rmsprop, dp2-adagrad, dp2-yogi ([LZLRMS])";
+pub(crate) const OUTPUT_HEADING: &str = "Output";
+
+#[derive(Args)]
+pub(crate) struct RunArgs {
+    /// The algorithm.
+    #[arg(value_enum)]
+    pub(crate) algorithm: AlgorithmArg,
+    /// Training data: CSV (label in the last column unless --label-column) or LIBSVM (.svm, .libsvm).
+    #[arg(long, help_heading = DATA_HEADING)]
+    pub(crate) data: PathBuf,
+    /// CSV only: 0-based column of the label.
+    #[arg(long, value_parser = whole_usize, help_heading = DATA_HEADING)]
+    pub(crate) label_column: Option<usize>,
+    /// Loss (logistic/hinge labels in {0,1} or {-1,+1}; cross-entropy needs --hidden).
+    #[arg(long, value_enum, help_heading = DATA_HEADING)]
+    pub(crate) loss: LossArg,
+    /// Hidden layer widths of a ReLU network with a softmax cross-entropy loss (e.g. 128,128), for
+    /// dp-gd, dp-rmsprop, dp-adam, dp-adagrad and dp2-*; labels are class indices 0..K-1, K = max
+    /// + 1. Requires --loss cross-entropy. At most 2^24 parameters.
+    #[arg(long, value_delimiter = ',', value_parser = whole_usize, help_heading = DATA_HEADING)]
+    pub(crate) hidden: Vec<usize>,
+    /// Target epsilon (calibrates the noise multiplier with the RDP accountant; needs --delta).
+    #[arg(long, help_heading = PRIVACY_HEADING)]
+    pub(crate) epsilon: Option<f64>,
+    /// delta of the target (or, with --sigma, the delta at which epsilon is reported).
+    #[arg(long, help_heading = PRIVACY_HEADING)]
+    pub(crate) delta: Option<f64>,
+    /// Noise multiplier sigma (std / clip on the sum); 0 is the non-private run.
+    #[arg(long, help_heading = PRIVACY_HEADING)]
+    pub(crate) sigma: Option<f64>,
+    /// Neighbouring relation of the privacy claim.
+    #[arg(long, value_enum, default_value = "add-remove", help_heading = PRIVACY_HEADING)]
+    pub(crate) neighbouring: NeighbouringArg,
+    /// Batch size b: expected size under Poisson (q = b/n), exact for fixed-size schemes, n for full.
+    #[arg(long, value_parser = whole_usize, help_heading = TRAINING_HEADING)]
+    pub(crate) batch_size: Option<usize>,
+    /// Batch sampling (default: poisson; full for --variant paper, which allows nothing else).
+    #[arg(long, value_enum, help_heading = TRAINING_HEADING)]
+    pub(crate) sampling: Option<SamplingArg>,
+    /// Steps T (default: one epoch, ceil(n/b)).
+    #[arg(long, value_parser = whole_u64, help_heading = TRAINING_HEADING)]
+    pub(crate) steps: Option<u64>,
+    /// Learning rate eta (DP-SGD) or step scale alpha (PASAN, PAGAN).
+    #[arg(long, default_value_t = 0.1, help_heading = TRAINING_HEADING)]
+    pub(crate) learning_rate: f64,
+    /// Clip radius: C for DP-SGD, B for the ellipsoid A = C/B^2 of PASAN/PAGAN; "none" disables
+    /// clipping (only with --sigma: no privacy claim without a sensitivity bound).
+    #[arg(long, default_value = "1.0", help_heading = TRAINING_HEADING)]
+    pub(crate) clip: String,
+    /// Constraint set X: box:<r>, l2:<r>, l1:<r> or none.
+    #[arg(long, default_value = "none", help_heading = TRAINING_HEADING)]
+    pub(crate) domain: String,
+    /// Which point is returned (default: average0; last for the minibatch dp-gd family and dp2-*,
+    /// random for --variant paper).
+    #[arg(long, value_enum, help_heading = TRAINING_HEADING)]
+    pub(crate) output: Option<OutputArg>,
+    /// Seed of all randomness.
+    #[arg(long, default_value_t = 0, value_parser = whole_u64, help_heading = TRAINING_HEADING)]
+    pub(crate) seed: u64,
+    /// Diagonal C of the ellipsoid: identity (default), power:<p> (C_jj = j^p), or file:<path>
+    /// (d positive numbers, one per line).
+    #[arg(long, help_heading = ADFJT_HEADING)]
+    pub(crate) ellipsoid: Option<String>,
+    /// Projection onto the ellipsoid (default: radial).
+    #[arg(long, value_enum, help_heading = ADFJT_HEADING)]
+    pub(crate) projection: Option<ProjectionArg>,
+    /// The paper's noise multiplier sqrt(log(1/delta))/epsilon (not a certified calibration; the
+    /// reported epsilon is what the accountant derives for it). Needs --epsilon, --delta.
+    #[arg(long, help_heading = ADFJT_HEADING)]
+    pub(crate) paper_noise: bool,
+    /// The minibatch optimiser or the paper's Algorithm 1 (dp-gd, dp-rmsprop, dp-adam).
+    #[arg(long, value_enum, default_value = "minibatch", help_heading = ZCHWB_HEADING)]
+    pub(crate) variant: VariantArg,
+    /// dp-adam: beta1 in [0, 1) (default 0.9).
+    #[arg(long, help_heading = ZCHWB_HEADING)]
+    pub(crate) beta1: Option<f64>,
+    /// dp-rmsprop, dp-adam, dp2-rmsprop, dp2-yogi: beta2 in (0, 1) (PyTorch's alpha for RMSprop,
+    /// DP²'s beta); default 0.99 for dp-rmsprop, 0.999 for dp-adam, 0.9 for dp2-*.
+    #[arg(long, help_heading = ZCHWB_HEADING)]
+    pub(crate) beta2: Option<f64>,
+    /// dp-rmsprop, dp-adam, dp-adagrad, dp2-*: nu, added outside the square root (PyTorch's eps;
+    /// DP²'s epsilon of D = sqrt(v) + epsilon); >= 0 for the minibatch optimisers, > 0 for
+    /// --variant paper and dp2-*. Default 1e-8, and 1e-7 for dp2-* (the authors' code).
+    #[arg(long, help_heading = ZCHWB_HEADING)]
+    pub(crate) nu: Option<f64>,
+    /// --variant paper: the cap lambda on the second moment's value v = min(psi, lambda), a
+    /// positive number or none (no cap).
+    #[arg(long, default_value = "none", help_heading = ZCHWB_HEADING)]
+    pub(crate) lambda: String,
+    /// --variant minibatch dp-adam: divide the moments by 1 - beta^t (PyTorch: on). The paper's
+    /// Algorithm 1 has no bias correction.
+    #[arg(long, help_heading = ZCHWB_HEADING)]
+    pub(crate) bias_correction: Option<bool>,
+    /// s1, the DP-SGD steps per cycle whose averaged releases update the preconditioner (default 100).
+    #[arg(long, value_parser = whole_u64, help_heading = DP2_HEADING)]
+    pub(crate) delay_sgd: Option<u64>,
+    /// s2, the adaptive steps per cycle (default: s1).
+    #[arg(long, value_parser = whole_u64, help_heading = DP2_HEADING)]
+    pub(crate) delay_adaptive: Option<u64>,
+    /// C1, the clip of the DP-SGD steps (default: --clip).
+    #[arg(long, help_heading = DP2_HEADING)]
+    pub(crate) clip_sgd: Option<f64>,
+    /// C2, the clip of the preconditioned gradients in adaptive steps (default: C1).
+    #[arg(long, help_heading = DP2_HEADING)]
+    pub(crate) clip_adaptive: Option<f64>,
+    /// alpha2, the learning rate of adaptive steps (default: --learning-rate).
+    #[arg(long, help_heading = DP2_HEADING)]
+    pub(crate) learning_rate_adaptive: Option<f64>,
+    #[arg(
+        long,
+        value_enum,
+        help_heading = DP2_HEADING,
+        help = "An ablation of [LZLRMS] App. D: extra-query (variant 1, a second data query per adaptive \
+                step; the accountant charges it) or noise-first (variant 2, noise before preconditioning, \
+                one clip C1)."
+    )]
+    pub(crate) ablation: Option<AblationArg>,
+    /// Print one JSON object instead of text.
+    #[arg(long, help_heading = OUTPUT_HEADING)]
+    pub(crate) json: bool,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(a: AlgorithmArg) -> Self {
+        match a {
+            AlgorithmArg::DpSgd => Algorithm::DpSgd,
+            AlgorithmArg::Pasan => Algorithm::Pasan,
+            AlgorithmArg::Pagan => Algorithm::Pagan,
+            AlgorithmArg::DpGd => Algorithm::DpGd,
+            AlgorithmArg::DpRmsprop => Algorithm::DpRmsprop,
+            AlgorithmArg::DpAdam => Algorithm::DpAdam,
+            AlgorithmArg::DpAdagrad => Algorithm::DpAdagrad,
+            AlgorithmArg::Dp2Rmsprop => Algorithm::Dp2Rmsprop,
+            AlgorithmArg::Dp2Adagrad => Algorithm::Dp2Adagrad,
+            AlgorithmArg::Dp2Yogi => Algorithm::Dp2Yogi,
+        }
+    }
+}
+
+impl From<LossArg> for RunLoss {
+    fn from(l: LossArg) -> Self {
+        match l {
+            LossArg::Absolute => RunLoss::Absolute,
+            LossArg::Squared => RunLoss::Squared,
+            LossArg::Logistic => RunLoss::Logistic,
+            LossArg::Hinge => RunLoss::Hinge,
+            LossArg::CrossEntropy => RunLoss::CrossEntropy,
+        }
+    }
+}
+
+impl From<AblationArg> for Ablation {
+    fn from(a: AblationArg) -> Self {
+        match a {
+            AblationArg::ExtraQuery => Ablation::ExtraQuery,
+            AblationArg::NoiseFirst => Ablation::NoiseFirst,
+        }
+    }
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Self {
+        match v {
+            VariantArg::Minibatch => Variant::Minibatch,
+            VariantArg::Paper => Variant::Paper,
+        }
+    }
+}
+
+impl From<OutputArg> for Output {
+    fn from(o: OutputArg) -> Self {
+        match o {
+            OutputArg::Average0 => Output::Average0,
+            OutputArg::Average1 => Output::Average1,
+            OutputArg::Last => Output::Last,
+            OutputArg::Random => Output::Random,
+        }
+    }
+}
+
+impl From<SamplingArg> for Sampling {
+    fn from(s: SamplingArg) -> Self {
+        match s {
+            SamplingArg::Poisson => Sampling::Poisson,
+            SamplingArg::WithoutReplacement => Sampling::WithoutReplacement,
+            SamplingArg::WithReplacement => Sampling::WithReplacement,
+            SamplingArg::Full => Sampling::Full,
+        }
+    }
+}
+
+impl From<NeighbouringArg> for dpref::accounting::Neighbouring {
+    fn from(n: NeighbouringArg) -> Self {
+        match n {
+            NeighbouringArg::AddRemove => dpref::accounting::Neighbouring::AddRemove,
+            NeighbouringArg::ReplaceOne => dpref::accounting::Neighbouring::ReplaceOne,
+        }
+    }
+}
