@@ -149,7 +149,8 @@ fn prop_run_spec_paper_variant_with_poisson_names_sampling() {
 #[test]
 fn prop_run_spec_setting_of_another_family_names_the_parameter() {
     // An Adam/RMSProp/DP² setting on DP-SGD, a DP² setting on PAGAN, a \[ZCHWB\] cap on DP².
-    let cases: [(Algorithm, fn(&mut RunSpec), &str); 3] = [
+    type Setter = fn(&mut RunSpec);
+    let cases: [(Algorithm, Setter, &str); 3] = [
         (Algorithm::DpSgd, |s| s.beta2 = Some(0.9), "beta2"),
         (Algorithm::Pagan, |s| s.learning_rate_adaptive = Some(0.1), "learning_rate_adaptive"),
         (Algorithm::Dp2Yogi, |s| s.lambda = Some(1.0), "lambda"),

@@ -132,10 +132,10 @@ impl RunSpec {
         if let Some(s) = self.sigma {
             require("sigma", s, s.is_finite() && s >= 0.0, ">= 0 and finite")?;
         }
-        if let Some(l) = self.lambda {
-            if !(l.is_finite() && l > 0.0) {
-                return Err(super::invalid("lambda", super::value_text(l), "> 0 and finite"));
-            }
+        if let Some(l) = self.lambda
+            && !(l.is_finite() && l > 0.0)
+        {
+            return Err(super::invalid("lambda", super::value_text(l), "> 0 and finite"));
         }
         Ok(())
     }
