@@ -1,29 +1,13 @@
 //! `dpref audit samples` (shared/CLI.md): JSON fields, exit code 3 on a violation, exit code 2 on
 //! bad input.
 
+mod common;
+
+use common::cli_data::TempDir;
 use std::process::{Command, Output};
 
 fn dpref(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
-
-struct TempDir(std::path::PathBuf);
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        let d = std::env::temp_dir().join(format!("dpref-cli-audit-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        TempDir(d)
-    }
-    fn file(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_string()
-    }
-}
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
 }
 
 /// Laplace(1) outputs of a count query on D (sum 1) and D′ (sum 0), as another program would dump
@@ -39,7 +23,7 @@ fn laplace_files(dir: &TempDir, scale: f64) -> (String, String) {
 
 #[test]
 fn cli_audit_samples_json_and_exit_codes() {
-    let dir = TempDir::new("json");
+    let dir = TempDir::new("cli-audit-json");
     let (a, b) = laplace_files(&dir, 1.0);
     // claimed ε = 1 holds: exit 0, no violation
     let o = dpref(&["audit", "samples", "--a", &a, "--b", &b, "--claimed-epsilon", "1", "--json"]);
@@ -78,7 +62,7 @@ fn cli_audit_samples_json_and_exit_codes() {
 
 #[test]
 fn cli_audit_samples_bad_input_exits_2() {
-    let dir = TempDir::new("bad");
+    let dir = TempDir::new("cli-audit-bad");
     let good = dir.file("good.txt", "1\n2\n3\n");
     let cases: Vec<Vec<String>> = vec![
         vec!["--a".into(), dir.file("empty.txt", ""), "--b".into(), good.clone()],

@@ -2,6 +2,9 @@
 //! exactly one `error:` line, never a panic, an allocation failure or a silently wrong number).
 //! One test per item of the soundness issue; each names the flag and the fix it expects to read.
 
+mod common;
+
+use common::cli_data::TempDir;
 use std::process::{Command, Output, Stdio};
 
 fn dpref(args: &[&str]) -> Output {
@@ -38,25 +41,6 @@ fn assert_ok(args: &[&str]) -> String {
     stdout(&o)
 }
 
-struct TempDir(std::path::PathBuf);
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        let d = std::env::temp_dir().join(format!("dpref-cli-hostile-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        TempDir(d)
-    }
-    fn file(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
-        let p = self.0.join(name);
-        std::fs::write(&p, bytes).unwrap();
-        p.to_str().unwrap().to_string()
-    }
-}
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
-}
-
 /// A Laplace count with a scale bug, dumped the way pandas' `DataFrame.to_csv()` writes it: a
 /// header (`header`, e.g. `,value`), then `row index,value`. Scale 1/3 on a sensitivity-1 count
 /// is ε = 3, so a claimed ε = 1 must be refuted; the index column is identical on both sides.
@@ -82,7 +66,7 @@ fn pandas_pair(dir: &TempDir, header: &str) -> (String, String) {
 /// message lists the columns), refused on the index column, refuted (exit 3) on the value column.
 #[test]
 fn hostile_audit_pandas_csv_needs_column_and_then_refutes() {
-    let dir = TempDir::new("pandas");
+    let dir = TempDir::new("cli-hostile-pandas");
     for header in [",value", "index,value"] {
         let (a, b) = pandas_pair(&dir, header);
         let base = ["audit", "samples", "--a", &a, "--b", &b, "--claimed-epsilon", "1"];
@@ -114,7 +98,7 @@ fn hostile_audit_pandas_csv_needs_column_and_then_refutes() {
 /// values shuffled are audited.
 #[test]
 fn hostile_audit_single_column_row_index_is_refused() {
-    let dir = TempDir::new("index");
+    let dir = TempDir::new("cli-hostile-index");
     let idx: String = (1..=50).map(|i| format!("{i}\n")).collect();
     let f = dir.file("idx.txt", &idx);
     assert_refused(&["audit", "samples", "--a", &f, "--b", &f], &["row index", "1, 2, 3", "index=False"]);
@@ -127,7 +111,7 @@ fn hostile_audit_single_column_row_index_is_refused() {
 /// header and an index past the last column are refused, naming the columns.
 #[test]
 fn hostile_audit_ambiguous_or_unknown_column_is_refused() {
-    let dir = TempDir::new("column");
+    let dir = TempDir::new("cli-hostile-column");
     let dup = dir.file("dup.csv", "x,x\n1.5,2\n0.5,1\n");
     assert_refused(&["audit", "samples", "--a", &dup, "--b", &dup, "--column", "x"], &["ambiguous", "'x'", "0 and 1"]);
     assert_ok(&["audit", "samples", "--a", &dup, "--b", &dup, "--column", "1"]);
@@ -144,7 +128,7 @@ fn hostile_audit_ambiguous_or_unknown_column_is_refused() {
 /// Regression: `--confidence 0.05` (meaning α = 0.05) was accepted and gave a meaningless bound.
 #[test]
 fn hostile_audit_confidence_below_one_half_is_refused() {
-    let dir = TempDir::new("confidence");
+    let dir = TempDir::new("cli-hostile-confidence");
     let f = dir.file("s.txt", "0.3\n1.2\n-0.7\n");
     for c in ["0.05", "0.49", "0", "1", "-0.5", "NaN"] {
         assert_refused(&["audit", "samples", "--a", &f, "--b", &f, "--confidence", c], &["--confidence", "0.95"]);
@@ -182,7 +166,7 @@ fn hostile_account_huge_orders_are_refused() {
 /// Regression: `--hidden 4000000000000000000` overflowed and `--hidden 100000000` allocated 10 GB.
 #[test]
 fn hostile_run_huge_network_is_refused() {
-    let dir = TempDir::new("hidden");
+    let dir = TempDir::new("cli-hostile-hidden");
     let data = dir.file("d.csv", "x,y\n1,0\n2,1\n3,0\n4,1\n");
     for hidden in ["4000000000000000000", "100000000", "4000000000,4000000000", "5000,5000"] {
         assert_refused(
@@ -199,7 +183,7 @@ fn hostile_run_huge_network_is_refused() {
 /// Regression: a LIBSVM index of 10^12 (a 16 TB dense matrix) or 2^64 − 1 was allocated.
 #[test]
 fn hostile_libsvm_huge_feature_index_is_refused() {
-    let dir = TempDir::new("libsvm");
+    let dir = TempDir::new("cli-hostile-libsvm");
     for row in ["1 1000000000000:1\n", "1 18446744073709551615:1\n", "1 16777217:1\n"] {
         let f = dir.file("big.svm", row);
         assert_refused(
@@ -229,7 +213,7 @@ fn run_with_closed_stdout(args: &[&str]) -> Output {
 /// that goes away is not an error: exit 0, nothing on stderr.
 #[test]
 fn hostile_broken_pipe_exits_quietly() {
-    let dir = TempDir::new("pipe");
+    let dir = TempDir::new("cli-hostile-pipe");
     let data = dir.file("d.csv", "x,y\n1,0\n2,1\n3,0\n4,1\n");
     let cases: Vec<Vec<&str>> = vec![
         ACCOUNT.to_vec(),
@@ -255,7 +239,7 @@ fn hostile_broken_pipe_exits_quietly() {
 /// Regression: a UTF-8 byte-order mark (spreadsheet exports) made the first value unreadable.
 #[test]
 fn hostile_byte_order_mark_is_skipped() {
-    let dir = TempDir::new("bom");
+    let dir = TempDir::new("cli-hostile-bom");
     let bom = |text: &str| [&[0xEF, 0xBB, 0xBF][..], text.as_bytes()].concat();
     let csv = dir.file("d.csv", bom("1,0\n2,1\n3,0\n4,1\n"));
     let svm = dir.file("d.svm", bom("1 1:1\n0 2:1\n1 1:0.5\n"));
@@ -314,7 +298,7 @@ fn hostile_integer_flags_in_scientific_notation() {
         args[6] = steps;
         assert_refused(&args, &["--steps", why]);
     }
-    let dir = TempDir::new("ints");
+    let dir = TempDir::new("cli-hostile-ints");
     let data = dir.file("d.csv", "x,y\n1,0\n2,1\n3,0\n4,1\n");
     let run = |extra: &[&str]| -> Vec<String> {
         ["run", "dp-sgd", "--data", &data, "--loss", "logistic", "--sigma", "1", "--json"]
@@ -338,7 +322,7 @@ fn hostile_integer_flags_in_scientific_notation() {
 
 #[test]
 fn messages_name_the_flag_and_the_fix() {
-    let dir = TempDir::new("messages");
+    let dir = TempDir::new("cli-hostile-messages");
     let data = dir.file("d.csv", "x,y\n1,0\n2,1\n3,0\n4,1\n");
     let run = |extra: &[&str]| -> Vec<String> {
         ["run", "--data", &data].iter().chain(extra).map(|s| s.to_string()).collect()
@@ -438,7 +422,7 @@ fn human_output_pluralises_and_writes_extreme_floats_in_scientific_notation() {
     let out = assert_ok(&["account", "--sigma", "1", "--q", "1e-300", "--steps", "2", "--delta", "1e-5"]);
     assert!(out.contains("2 steps") && out.contains("q = 1e-300"), "{out}");
     // a library error's value is shortened too (Rust's `{}` writes -1e-300 with 300 digits)
-    let dir = TempDir::new("floats");
+    let dir = TempDir::new("cli-hostile-floats");
     let data = dir.file("d.csv", "x,y\n1,0\n2,1\n3,0\n4,1\n");
     let line = assert_refused(
         &["run", "dp-rmsprop", "--variant", "paper", "--data", &data, "--loss", "logistic"]
@@ -461,7 +445,7 @@ fn hostile_tiny_sigma_is_refused_not_reported_as_epsilon_zero() {
             &["no finite epsilon", "--sigma"],
         );
     }
-    let dir = TempDir::new("tiny");
+    let dir = TempDir::new("cli-hostile-tiny");
     let data = dir.file("d.csv", "x,y\n1,0\n2,1\n3,0\n4,1\n");
     let run = ["run", "dp-sgd", "--data", &data, "--loss", "logistic", "--batch-size", "2", "--sigma", "1e-155"];
     assert_refused(&[&run[..], &["--delta", "1e-5"]].concat(), &["sigma", "finite epsilon"]);

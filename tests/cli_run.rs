@@ -1,45 +1,18 @@
 //! `dpref run` (shared/CLI.md): JSON fields, byte-identical output for a seed, exit 2 on bad input.
 
+mod common;
+
+use common::cli_data::{TempDir, logistic_csv};
 use std::process::{Command, Output};
 
 fn dpref(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
 }
 
-struct TempDir(std::path::PathBuf);
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        let d = std::env::temp_dir().join(format!("dpref-cli-run-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        TempDir(d)
-    }
-    fn file(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_string()
-    }
-}
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
-}
-
-fn logistic_csv() -> String {
-    let mut rng = dpref::rng::Seeds::new(3).stream(dpref::rng::Stream::Data);
-    let mut s = String::from("x1,x2,x3,label\n");
-    for _ in 0..400 {
-        let x: Vec<f64> = (0..3).map(|_| dpref::noise::standard_normal(&mut rng)).collect();
-        let y = if x[0] + x[1] > 0.0 { 1 } else { 0 };
-        s += &format!("{},{},{},{y}\n", x[0], x[1], x[2]);
-    }
-    s
-}
-
 #[test]
 fn cli_run_json_contract_and_determinism() {
-    let dir = TempDir::new("json");
-    let data = dir.file("d.csv", &logistic_csv());
+    let dir = TempDir::new("cli-run-json");
+    let data = dir.file("d.csv", logistic_csv());
     for alg in ["dp-sgd", "pasan", "pagan"] {
         let args = [
             "run",
@@ -83,8 +56,8 @@ fn cli_run_json_contract_and_determinism() {
 
 #[test]
 fn cli_run_bad_input_exits_2() {
-    let dir = TempDir::new("bad");
-    let good = dir.file("good.csv", &logistic_csv());
+    let dir = TempDir::new("cli-run-bad");
+    let good = dir.file("good.csv", logistic_csv());
     let nan = dir.file("nan.csv", "1,2,0\nNaN,1,1\n");
     let ragged = dir.file("ragged.csv", "1,2,0\n1,1\n");
     let empty = dir.file("empty.csv", "");
@@ -135,8 +108,8 @@ fn refs_of(v: &[String]) -> Vec<&str> {
 /// reach the target ε from below, are byte-identical per seed, and the paper variant is full batch.
 #[test]
 fn cli_run_dpagd_variants_json_contract_and_determinism() {
-    let dir = TempDir::new("dpagd");
-    let data = dir.file("d.csv", &logistic_csv());
+    let dir = TempDir::new("cli-run-dpagd");
+    let data = dir.file("d.csv", logistic_csv());
     for (alg, variant, extra) in [
         ("dp-gd", "minibatch", vec!["--batch-size", "40"]),
         ("dp-rmsprop", "minibatch", vec!["--batch-size", "40", "--beta2", "0.9", "--nu", "1e-6"]),
@@ -211,8 +184,8 @@ fn cli_run_dpagd_variants_json_contract_and_determinism() {
 /// apply, invalid β's and ν, an MLP without cross-entropy (and the reverse), a constrained domain.
 #[test]
 fn cli_run_dpagd_bad_input_exits_2() {
-    let dir = TempDir::new("dpagd-bad");
-    let data = dir.file("d.csv", &logistic_csv());
+    let dir = TempDir::new("cli-run-dpagd-bad");
+    let data = dir.file("d.csv", logistic_csv());
     let cases: Vec<Vec<&str>> = vec![
         vec!["dp-gd", "--variant", "paper", "--sampling", "poisson", "--batch-size", "400"],
         vec!["dp-gd", "--variant", "paper"],
@@ -252,8 +225,8 @@ fn cli_run_dpagd_bad_input_exits_2() {
 /// requests exit 2 with one `error:` line.
 #[test]
 fn cli_run_dp2_json_contract_determinism_and_bad_input() {
-    let dir = TempDir::new("dp2");
-    let data = dir.file("d.csv", &logistic_csv());
+    let dir = TempDir::new("cli-run-dp2");
+    let data = dir.file("d.csv", logistic_csv());
     let mut sigmas = Vec::new();
     for (alg, ablation) in [
         ("dp2-rmsprop", None),

@@ -10,6 +10,9 @@ use dpref::error::Error;
 use proptest::prelude::*;
 use std::process::Command;
 
+mod common;
+use common::cli_data::TempDir;
+
 /// Text over the characters the readers treat specially, plus a byte-order mark and a quote.
 fn texty() -> impl Strategy<Value = String> {
     proptest::string::string_regex("[0-9.,eE+\\- \n\t:#a-zNI\"\u{feff}]{0,160}").expect("a valid regex")
@@ -195,25 +198,6 @@ const RUN_FLAGS: &[&str] = &[
 const AUDIT_FLAGS: &[&str] =
     &["--delta", "--claimed-epsilon", "--confidence", "--column", "--seed", "--threshold-strategy"];
 
-struct Files(std::path::PathBuf);
-impl Files {
-    fn new(tag: &str) -> Self {
-        let d = std::env::temp_dir().join(format!("dpref-fuzz-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        Files(d)
-    }
-    fn write(&self, name: &str, bytes: &[u8]) -> String {
-        let p = self.0.join(name);
-        std::fs::write(&p, bytes).unwrap();
-        p.to_str().unwrap().to_string()
-    }
-}
-impl Drop for Files {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
-}
-
 fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
@@ -251,8 +235,8 @@ proptest! {
         flag in prop::sample::select(RUN_FLAGS),
         value in hostile_value(),
     ) {
-        let files = Files::new("run");
-        let data = files.write("d.csv", b"x1,x2,y\n1,0.5,0\n2,-1,1\n3,0,0\n4,2,1\n");
+        let files = TempDir::new("fuzz-run");
+        let data = files.file("d.csv", b"x1,x2,y\n1,0.5,0\n2,-1,1\n3,0,0\n4,2,1\n");
         let mut args = strings(&["run", algorithm, "--data", &data, "--steps", "3"]);
         args.push(format!("{flag}={value}"));
         if flag != "--hidden" {
@@ -268,9 +252,9 @@ proptest! {
 
     #[test]
     fn prop_binary_audit_survives_hostile_flags(flag in prop::sample::select(AUDIT_FLAGS), value in hostile_value()) {
-        let files = Files::new("audit");
-        let a = files.write("a.csv", b"score,label\n0.5,1\n1.5,0\n-0.25,1\n2,1\n");
-        let b = files.write("b.csv", b"score,label\n0.1,1\n0.3,0\n-1.25,1\n0,1\n");
+        let files = TempDir::new("fuzz-audit");
+        let a = files.file("a.csv", b"score,label\n0.5,1\n1.5,0\n-0.25,1\n2,1\n");
+        let b = files.file("b.csv", b"score,label\n0.1,1\n0.3,0\n-1.25,1\n0,1\n");
         let mut args = strings(&["audit", "samples", "--a", &a, "--b", &b]);
         args.push(format!("{flag}={value}"));
         if flag != "--claimed-epsilon" {
@@ -288,12 +272,12 @@ proptest! {
         proptest::collection::vec(any::<u8>(), 0..200),
         texty().prop_map(String::into_bytes),
     ]) {
-        let files = Files::new("data");
+        let files = TempDir::new("fuzz-data");
         for name in ["d.csv", "d.svm"] {
-            let data = files.write(name, &content);
+            let data = files.file(name, &content);
             check_contract(&strings(&["run", "dp-sgd", "--data", &data, "--loss", "logistic", "--sigma", "1", "--steps", "2"]))?;
         }
-        let s = files.write("s.txt", &content);
+        let s = files.file("s.txt", &content);
         check_contract(&strings(&["audit", "samples", "--a", &s, "--b", &s]))?;
     }
 }

@@ -1,6 +1,9 @@
 //! `optim::RunSpec` from the library alone: the same settings give the CLI's `--json` output bit
 //! for bit, and an incompatible spec is a typed `Error::RunSpec` naming the parameter (not a flag).
 
+mod common;
+
+use common::cli_data::{TempDir, logistic_csv};
 use dpref::Error;
 use dpref::geometry::Domain;
 use dpref::optim::RunSpec;
@@ -11,31 +14,21 @@ fn dpref(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
 }
 
-/// A 400-record logistic dataset, written to a fresh file (removed on drop).
-struct DataFile(std::path::PathBuf);
+/// A 400-record logistic dataset in a fresh directory.
+struct DataFile {
+    _dir: TempDir,
+    path: String,
+}
 
 impl DataFile {
     fn new(tag: &str) -> Self {
-        let mut rng = dpref::rng::Seeds::new(3).stream(dpref::rng::Stream::Data);
-        let mut s = String::from("x1,x2,x3,label\n");
-        for _ in 0..400 {
-            let x: Vec<f64> = (0..3).map(|_| dpref::noise::standard_normal(&mut rng)).collect();
-            let y = if x[0] + x[1] > 0.0 { 1 } else { 0 };
-            s += &format!("{},{},{},{y}\n", x[0], x[1], x[2]);
-        }
-        let p = std::env::temp_dir().join(format!("dpref-run-spec-{tag}-{}.csv", std::process::id()));
-        std::fs::write(&p, s).unwrap();
-        DataFile(p)
+        let dir = TempDir::new(&format!("run-spec-{tag}"));
+        let path = dir.file("d.csv", logistic_csv());
+        DataFile { _dir: dir, path }
     }
 
     fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for DataFile {
-    fn drop(&mut self) {
-        std::fs::remove_file(&self.0).ok();
+        &self.path
     }
 }
 
@@ -47,11 +40,12 @@ fn field(key: &str, value: &impl serde::Serialize) -> String {
 
 /// Runs `spec` through the library and the same settings through `dpref run --json`, and checks
 /// x, the steps and the privacy report agree exactly.
-fn assert_same_as_cli(spec: &RunSpec, data: &DataFile, flags: &[&str]) {
-    let dataset = dpref::data::read_csv(&data.0, None).unwrap();
+/// `flags`: the CLI flags of the same settings, separated by spaces.
+fn assert_same_as_cli(spec: &RunSpec, data: &DataFile, flags: &str) {
+    let dataset = dpref::data::read_csv(std::path::Path::new(data.path()), None).unwrap();
     let outcome = spec.run(&dataset).unwrap();
     let mut args = vec!["run", spec.algorithm.name(), "--data", data.path(), "--loss", "logistic", "--json"];
-    args.extend_from_slice(flags);
+    args.extend(flags.split(' '));
     let out = dpref(&args);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -72,72 +66,67 @@ fn assert_same_as_cli(spec: &RunSpec, data: &DataFile, flags: &[&str]) {
     assert!(privacy.epsilon.is_some(), "a private run reports its epsilon");
 }
 
+/// Sets some fields of a spec.
+type Setter = fn(&mut RunSpec);
+
 #[test]
-fn prop_run_spec_equals_cli_json_dp_sgd() {
-    let data = DataFile::new("dp-sgd");
+fn prop_run_spec_equals_cli_json_dp_sgd_pagan_dp2_rmsprop() {
+    let data = DataFile::new("json");
+    let cases: [(Algorithm, Setter, &str); 3] = [
+        (
+            Algorithm::DpSgd,
+            |s| {
+                (s.epsilon, s.delta, s.steps, s.batch_size) = (Some(2.0), Some(1e-5), Some(50), Some(40));
+                s.domain = Domain::Box { radius: 5.0 };
+            },
+            "--epsilon 2 --delta 1e-5 --steps 50 --batch-size 40 --domain box:5",
+        ),
+        (
+            Algorithm::Pagan,
+            |s| {
+                (s.epsilon, s.delta, s.paper_noise) = (Some(2.0), Some(1e-5), true);
+                (s.steps, s.batch_size, s.seed, s.learning_rate) = (Some(40), Some(32), 7, 0.5);
+            },
+            "--epsilon 2 --delta 1e-5 --paper-noise --steps 40 --batch-size 32 --seed 7 --learning-rate 0.5",
+        ),
+        (
+            Algorithm::Dp2Rmsprop,
+            |s| {
+                (s.sigma, s.delta, s.steps, s.batch_size) = (Some(1.0), Some(1e-5), Some(30), Some(40));
+                (s.delay_sgd, s.beta2, s.nu) = (Some(5), Some(0.8), Some(1e-6));
+            },
+            "--sigma 1 --delta 1e-5 --steps 30 --batch-size 40 --delay-sgd 5 --beta2 0.8 --nu 1e-6",
+        ),
+    ];
+    for (algorithm, set, flags) in cases {
+        let mut spec = RunSpec::new(algorithm, RunLoss::Logistic);
+        set(&mut spec);
+        assert_same_as_cli(&spec, &data, flags);
+    }
+}
+
+#[test]
+fn prop_run_spec_refuses_claims_no_accountant_covers() {
     let mut spec = RunSpec::new(Algorithm::DpSgd, RunLoss::Logistic);
-    (spec.epsilon, spec.delta) = (Some(2.0), Some(1e-5));
-    (spec.steps, spec.batch_size) = (Some(50), Some(40));
-    spec.domain = Domain::Box { radius: 5.0 };
-    let flags = ["--epsilon", "2", "--delta", "1e-5", "--steps", "50", "--batch-size", "40", "--domain", "box:5"];
-    assert_same_as_cli(&spec, &data, &flags);
-}
-
-#[test]
-fn prop_run_spec_equals_cli_json_pagan() {
-    let data = DataFile::new("pagan");
-    let mut spec = RunSpec::new(Algorithm::Pagan, RunLoss::Logistic);
-    (spec.epsilon, spec.delta, spec.paper_noise) = (Some(2.0), Some(1e-5), true);
-    (spec.steps, spec.batch_size, spec.seed) = (Some(40), Some(32), 7);
-    spec.learning_rate = 0.5;
-    let flags = [
-        "--epsilon",
-        "2",
-        "--delta",
-        "1e-5",
-        "--paper-noise",
-        "--steps",
-        "40",
-        "--batch-size",
-        "32",
-        "--seed",
-        "7",
-        "--learning-rate",
-        "0.5",
-    ];
-    assert_same_as_cli(&spec, &data, &flags);
-}
-
-#[test]
-fn prop_run_spec_equals_cli_json_dp2_rmsprop() {
-    let data = DataFile::new("dp2");
-    let mut spec = RunSpec::new(Algorithm::Dp2Rmsprop, RunLoss::Logistic);
-    (spec.sigma, spec.delta) = (Some(1.0), Some(1e-5));
-    (spec.steps, spec.batch_size) = (Some(30), Some(40));
-    (spec.delay_sgd, spec.beta2, spec.nu) = (Some(5), Some(0.8), Some(1e-6));
-    let flags = [
-        "--sigma",
-        "1",
-        "--delta",
-        "1e-5",
-        "--steps",
-        "30",
-        "--batch-size",
-        "40",
-        "--delay-sgd",
-        "5",
-        "--beta2",
-        "0.8",
-        "--nu",
-        "1e-6",
-    ];
-    assert_same_as_cli(&spec, &data, &flags);
+    (spec.epsilon, spec.delta, spec.sampling) = (Some(1.0), Some(1e-5), Some(Sampling::WithReplacement));
+    let e = spec.check().unwrap_err();
+    assert!(matches!(e, Error::RunSpec { parameter: "sampling", .. }), "{e:?}");
+    // Without a claim (no delta to report at) the same sampling is allowed.
+    (spec.epsilon, spec.delta, spec.sigma) = (None, None, Some(1.0));
+    assert_eq!(spec.check(), Ok(()));
+    // Full batch under add-remove needs the public n.
+    let mut spec = RunSpec::new(Algorithm::DpGd, RunLoss::Logistic);
+    (spec.sigma, spec.sampling) = (Some(1.0), Some(Sampling::Full));
+    let e = spec.check().unwrap_err();
+    assert!(matches!(e, Error::RunSpec { parameter: "batch_size", .. }), "{e:?}");
+    spec.neighbouring = dpref::accounting::Neighbouring::ReplaceOne;
+    assert_eq!(spec.check(), Ok(()));
 }
 
 #[test]
 fn prop_run_spec_paper_variant_with_poisson_names_sampling() {
     let data = DataFile::new("paper-poisson");
-    let dataset = dpref::data::read_csv(&data.0, None).unwrap();
+    let dataset = dpref::data::read_csv(std::path::Path::new(data.path()), None).unwrap();
     let mut spec = RunSpec::new(Algorithm::DpAdam, RunLoss::Logistic);
     (spec.sigma, spec.batch_size) = (Some(1.0), Some(400));
     (spec.variant, spec.sampling) = (Variant::Paper, Some(Sampling::Poisson));
@@ -149,7 +138,6 @@ fn prop_run_spec_paper_variant_with_poisson_names_sampling() {
 #[test]
 fn prop_run_spec_setting_of_another_family_names_the_parameter() {
     // An Adam/RMSProp/DP² setting on DP-SGD, a DP² setting on PAGAN, a \[ZCHWB\] cap on DP².
-    type Setter = fn(&mut RunSpec);
     let cases: [(Algorithm, Setter, &str); 3] = [
         (Algorithm::DpSgd, |s| s.beta2 = Some(0.9), "beta2"),
         (Algorithm::Pagan, |s| s.learning_rate_adaptive = Some(0.1), "learning_rate_adaptive"),

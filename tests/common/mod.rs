@@ -3,5 +3,6 @@
 
 pub mod audit_design;
 pub mod check;
+pub mod cli_data;
 pub mod golden;
 pub mod stat;

@@ -1,5 +1,7 @@
 //! The checks of a [`RunSpec`] that need no data: ranges, settings the algorithm would ignore,
 //! and the privacy claims no accountant covers.
+//!
+//! Proof: proofs/run_spec.md.
 
 use super::{Algorithm, RunSpec, Sampling, Variant, refuse, require};
 use crate::accounting::Neighbouring;

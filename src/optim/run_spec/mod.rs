@@ -8,6 +8,8 @@
 //! privacy claim, and no setting an algorithm would ignore. Every refusal is an
 //! [`Error::RunSpec`] naming the parameter (a field of [`RunSpec`]) in backticks.
 //!
+//! Proof: proofs/run_spec.md.
+//!
 //! ```
 //! use dpref::optim::run_spec::{Algorithm, RunLoss, RunSpec};
 //! let mut spec = RunSpec::new(Algorithm::DpSgd, RunLoss::Logistic);

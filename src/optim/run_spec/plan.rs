@@ -1,4 +1,6 @@
 //! Resolving a [`RunSpec`] on a dataset ([`RunSpec::plan`]) and running it ([`RunPlan::execute`]).
+//!
+//! Proof: proofs/run_spec.md.
 
 use super::{Ablation, Algorithm, Ellipsoid, Output, RunLoss, RunSpec, Sampling, Variant, invalid, refuse};
 use crate::accounting::{Neighbouring, SamplingScheme};
