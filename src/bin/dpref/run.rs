@@ -90,14 +90,14 @@ pub(crate) fn run_algorithm(args: &RunArgs) -> CliResult<String> {
 
 /// Progress of a `run` on stderr, drawn only when stderr is a terminal and the run has lasted
 /// more than a second; stdout (text or JSON) is unchanged.
-pub(crate) struct Progress {
-    pub(crate) bar: Option<indicatif::ProgressBar>,
-    pub(crate) start: std::time::Instant,
-    pub(crate) shown: bool,
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    start: std::time::Instant,
+    shown: bool,
 }
 
 impl Progress {
-    pub(crate) fn new(steps: u64) -> Self {
+    fn new(steps: u64) -> Self {
         use std::io::IsTerminal;
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::with_draw_target(Some(steps), indicatif::ProgressDrawTarget::hidden());
@@ -111,7 +111,7 @@ impl Progress {
         Progress { bar, start: std::time::Instant::now(), shown: false }
     }
 
-    pub(crate) fn finish(&self) {
+    fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
@@ -132,6 +132,6 @@ impl dpref::optim::Observer for Progress {
 }
 
 /// Whether `path` is read as LIBSVM (by its extension) rather than CSV.
-pub(crate) fn is_libsvm(path: &std::path::Path) -> bool {
+fn is_libsvm(path: &std::path::Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()), Some("svm" | "libsvm"))
 }
