@@ -7,17 +7,47 @@
 //! Three uses: a correctness oracle inside `cargo test` for other DP code; an auditor of other
 //! DP implementations (`dpref audit`); a cross-check of the constants in theorems.
 //!
+//! ## Start here
+//!
+//! `use dpref::prelude::*;` brings what a user needs to train, account and audit:
+//!
+//! ```
+//! use dpref::prelude::*;
+//!
+//! // Train PAGAN on a generated dataset at (1, 1e-5)-DP ...
+//! let (data, _x_star) = absolute_regression(500, 10, 0.01, &mut Seeds::new(7).stream(Stream::Sampling))?;
+//! let mut spec = RunSpec::new(Algorithm::Pagan, RunLoss::Absolute);
+//! (spec.epsilon, spec.delta, spec.batch_size, spec.steps) = (Some(1.0), Some(1e-5), Some(50), Some(100));
+//! let outcome = spec.run(&data)?;
+//! assert!(outcome.run.privacy.epsilon.is_some_and(|e| e <= 1.0));
+//!
+//! // ... and audit two sample vectors (outputs of a mechanism on neighbouring datasets).
+//! let a: Vec<f64> = (0..2000).map(|i| (i % 100) as f64).collect();
+//! let b: Vec<f64> = (0..2000).map(|i| (i % 100) as f64 + 50.0).collect();
+//! let bound = epsilon_lower_bound(&a, &b, &AuditSettings::default())?;
+//! assert!(bound.epsilon > 0.0); // certified at confidence 0.95
+//! # Ok::<(), dpref::Error>(())
+//! ```
+//!
 //! ## Map
 //!
 //! | module | what |
 //! |---|---|
+//! | [`prelude`] | one `use` line for training, accounting and auditing |
 //! | [`error`] | the typed [`Error`] and [`Result`] |
 //! | [`rng`] | seeded reproducible streams, separate for sampling and noise |
 //! | [`special`] | log-space arithmetic, `ln erfc`, normal CDF, the bracketed root finder |
 //! | [`linalg`] | norms over faer |
 //! | [`noise`] | Gaussian (isotropic, diagonal), Laplace, report-noisy-max/min, exponential mechanism |
+//! | [`geometry`] | clipping, projections onto balls, boxes and ellipsoids (radial and Euclidean, weighted) |
+//! | [`data`] | datasets (dense and sparse), CSV and LIBSVM readers, the papers' synthetic generators |
+//! | [`loss`] | losses with per-example (sub)gradients: absolute, squared, logistic, hinge |
+//! | [`sampling`] | batch samplers (Poisson, fixed size with and without replacement, full), each naming its accounting event |
 //! | [`model`] | models with per-example gradients: GLM adapter, MLP (factored norms), \[ZCHWB\]'s non-convex test problem |
 //! | [`accounting`] | events, RDP accountant, conversions, analytic Gaussian, zCDP, composition, calibration |
+//! | [`optim`] | the algorithms, one file each, and [`optim::RunSpec`], the run rules of `dpref run` |
+//! | [`bounds`] | the papers' theorems and lemmas as functions with explicit constants (printed and corrected) |
+//! | [`audit`] | ε lower bounds from samples, one-run audits, GDP estimates, canary audits, a catalogue of mechanisms |
 //! | [`experiments`] | the papers' settings and experiments behind `dpref reproduce` |
 //!
 //! ## Papers → modules
@@ -52,6 +82,22 @@ pub mod sampling;
 pub mod special;
 
 pub use error::{Error, Result};
+
+/// What a user needs in one `use dpref::prelude::*;`: run specifications and datasets to train,
+/// the event algebra and the RDP accountant to account, the sample audit to audit.
+pub mod prelude {
+    pub use crate::accounting::{
+        Calibration, Conversion, DpEvent, EpsilonBound, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme,
+        calibrate_noise_multiplier, dp_sgd_event, per_example_sum_gaussian,
+    };
+    pub use crate::audit::{AuditSettings, EpsilonLowerBound, ThresholdStrategy, epsilon_lower_bound};
+    pub use crate::data::{Dataset, absolute_regression};
+    pub use crate::geometry::Domain;
+    pub use crate::optim::run_spec::{Algorithm, RunLoss, RunOutcome, Sampling};
+    pub use crate::optim::{Privacy, PrivacyReport, Run, RunSpec};
+    pub use crate::rng::{Seeds, Stream};
+    pub use crate::{Error, Result};
+}
 
 /// The README's Rust examples, compiled and run as doc tests so that the README cannot drift
 /// from the API.
