@@ -403,8 +403,11 @@ impl DiscretePld {
             return 0.0;
         }
         let n = self.mass.len();
-        if n == 0 || self.delta(f64::INFINITY) > delta {
-            return if n == 0 { 0.0 } else { f64::INFINITY };
+        if self.delta(f64::INFINITY) > delta {
+            return f64::INFINITY;
+        }
+        if n == 0 {
+            return 0.0; // unreachable in practice: then δ(0) = δ(∞) ≤ δ was handled above
         }
         let approx = self.approx_grid_deltas();
         let j0 = self.first_above(0.0);
