@@ -78,7 +78,7 @@ fn golden_pld_prv_upper_bounds_are_above_our_lower_end() {
 #[test]
 fn golden_pld_g7_analytic_gaussian_in_bracket() {
     // G7: σ = 1, δ = 1e-5 → ε = 4.377178095681224608553986 (mpmath).
-    let exact = 4.377178095681224608553986;
+    let exact: f64 = "4.377178095681224608553986".parse().unwrap();
     let mut acc = PldAccountant::new(Neighbouring::AddRemove);
     acc.compose(&DpEvent::gaussian(1.0).unwrap(), 1).unwrap();
     let b = acc.epsilon(1e-5).unwrap();

@@ -526,3 +526,76 @@ fn pld_fft_self_composition_error_is_within_its_bound() {
     assert!(diff <= allowed, "measured {diff:e} > bound {allowed:e}");
     assert!(diff > 0.0 && allowed < 1e-9, "measured {diff:e}, bound {allowed:e}");
 }
+
+/// Φ for the first-principles curves below (libm's erfc: < 1 ulp).
+fn phi(x: f64) -> f64 {
+    0.5 * libm::erfc(-x / std::f64::consts::SQRT_2)
+}
+
+/// Exact δ(ε) of one Poisson-subsampled Gaussian step (sensitivity 1, multiplier z), remove
+/// direction: P = (1−q)N(0, z²) + qN(−1, z²), Q = N(0, z²); `δ = P(L > ε) − e^ε Q(L > ε)` with
+/// `L > ε ⇔ x < x_ε = −z² ln(1 + (e^ε − 1)/q) − 1/2`, and 1 − e^ε below ln(1 − q).
+fn poisson_remove_delta(q: f64, z: f64, eps: f64) -> f64 {
+    let w = eps.exp_m1() / q;
+    if w <= -1.0 {
+        return -eps.exp_m1();
+    }
+    let x = -z * z * w.ln_1p() - 0.5;
+    (1.0 - q) * phi(x / z) + q * phi((x + 1.0) / z) - eps.exp() * phi(x / z)
+}
+
+/// Add direction: P = N(0, z²), Q = (1−q)N(0, z²) + qN(1, z²); `x_ε = z² ln(1 + (e^{−ε} − 1)/q) + 1/2`.
+fn poisson_add_delta(q: f64, z: f64, eps: f64) -> f64 {
+    let w = (-eps).exp_m1() / q;
+    if w <= -1.0 {
+        return 0.0;
+    }
+    let x = z * z * w.ln_1p() + 0.5;
+    phi(x / z) - eps.exp() * ((1.0 - q) * phi(x / z) + q * phi((x - 1.0) / z))
+}
+
+#[test]
+fn pld_single_step_curves_are_bracketed_at_every_epsilon() {
+    // A coarse grid (h = 0.01) makes discretisation effects large, so a discretisation rounded
+    // the wrong way shows at some ε. Each single-step δ(ε), computed here from the mechanism's
+    // definition, must lie between the optimistic and pessimistic curves at every ε ≥ 0 (the
+    // composition then preserves the order).
+    let h = dpref::accounting::pld::pmf::snap_interval(0.01).unwrap();
+    let eps_grid: Vec<f64> = (0..400).map(|i| i as f64 * 0.0137).collect();
+    let check = |m: MechanismLoss, dir: Direction, exact: &dyn Fn(f64) -> f64| {
+        let d = m.discretise(dir, h, 1e-15, 1 << 22).unwrap();
+        for &e in &eps_grid {
+            let t = exact(e);
+            let (lo, up) = (d.lower.delta(e), d.upper.delta(e));
+            assert!(
+                lo <= t * (1.0 + 1e-12) + 1e-15 && t <= up * (1.0 + 1e-12) + 1e-15,
+                "{m:?} {dir:?} ε={e}: {lo} ≤ {t} ≤ {up}"
+            );
+        }
+        // The lower tail is not thrown away wholesale: the sides agree to O(h) at ε = 0.
+        assert!(d.upper.delta(0.0) - d.lower.delta(0.0) < 0.05, "{m:?} {dir:?}");
+    };
+    for &(q, z) in &[(0.01, 1.1), (0.2, 0.7), (0.6, 2.0)] {
+        let m = MechanismLoss::PoissonGaussian { sampling_probability: q, noise_multiplier: z };
+        check(m.clone(), Direction::Remove, &|e| poisson_remove_delta(q, z, e));
+        check(m, Direction::Add, &|e| poisson_add_delta(q, z, e));
+    }
+    for &z in &[0.5, 1.0, 3.0] {
+        let mu = 1.0 / z;
+        let exact = move |e: f64| phi(-e / mu + mu / 2.0) - e.exp() * phi(-e / mu - mu / 2.0);
+        check(MechanismLoss::Gaussian { noise_multiplier: z }, Direction::Remove, &exact);
+    }
+    for &b in &[0.3, 1.0, 2.5] {
+        let s = 1.0 / b;
+        let exact = move |e: f64| if e >= s { 0.0 } else { -((e - s) / 2.0).exp_m1() };
+        check(MechanismLoss::Laplace { noise_multiplier: b }, Direction::Add, &exact);
+    }
+    for &(e0, d0) in &[(0.5f64, 0.0f64), (1.3, 1e-3)] {
+        let exact = move |e: f64| {
+            let top = (1.0 - d0) / (1.0 + (-e0).exp());
+            d0 + if e < e0 { top * (-(e - e0).exp_m1()) } else { 0.0 }
+                + if e < -e0 { (1.0 - d0) / (1.0 + e0.exp()) * (-(e + e0).exp_m1()) } else { 0.0 }
+        };
+        check(MechanismLoss::EpsilonDelta { epsilon: e0, delta: d0 }, Direction::Remove, &exact);
+    }
+}

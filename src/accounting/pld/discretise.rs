@@ -194,7 +194,9 @@ pub fn discretise_tails(model: &dyn LossTails, h: f64, tau: f64, max_points: usi
             }
         })
         .collect::<Result<_>>()?;
-    let grid_exp = |k: usize| Iv::point((k_lo + k as i64) as f64 * h).exp();
+    let exps: Vec<Iv> =
+        (0..count).into_par_iter().with_min_len(1024).map(|k| Iv::point((k_lo + k as i64) as f64 * h).exp()).collect();
+    let grid_exp = |k: usize| exps[k];
     let em1 = Iv::point(h).exp_m1();
     // Pessimistic: connect the dots.
     let mut up = vec![0.0; count];
@@ -282,9 +284,15 @@ pub fn discretise_tails(model: &dyn LossTails, h: f64, tau: f64, max_points: usi
         a[k] = (a[k] + (b[k] - new_b)).min(1.0);
         b[k] = new_b;
     }
-    if tail_d > 0.0 || mode == 0 {
-        lo[0] += mul_down(tail_part, bottom.p_le.lo);
+    if mode == 0 && tail_d > 0.0 {
+        // No bottom-up pass: the lower tail joins ε_0 only as far as the surplus there balances.
+        tail_part = if surplus_at_mode > 0.0 {
+            ((surplus_at_mode / tail_d) * (1.0 - 4.0 * U)).next_down().clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
     }
+    lo[0] += mul_down(tail_part, bottom.p_le.lo);
     for k in 0..m {
         let p = cells[k].0.lo;
         lo[k] += mul_down(a[k], p);

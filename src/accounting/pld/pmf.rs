@@ -27,8 +27,18 @@
 
 use super::interval::U;
 use crate::error::{Error, Result};
-use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
+use rustfft::{Fft, FftPlanner};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// FFT plans are cached across calls (computing the twiddle factors of a 2¹⁶-point plan costs
+/// about as much as running it).
+fn fft_plan(size: usize, inverse: bool) -> Arc<dyn Fft<f64>> {
+    static PLANNER: OnceLock<Mutex<FftPlanner<f64>>> = OnceLock::new();
+    let planner = PLANNER.get_or_init(|| Mutex::new(FftPlanner::new()));
+    let mut p = planner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if inverse { p.plan_fft_inverse(size) } else { p.plan_fft_forward(size) }
+}
 
 /// Which bound a discretisation is: its ε(δ) is an upper or a lower bound on the truth.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -549,8 +559,7 @@ impl DiscretePld {
         for (i, &m) in self.mass.iter().enumerate() {
             buf[i % size].re += m;
         }
-        let mut planner = FftPlanner::<f64>::new();
-        planner.plan_fft_forward(size).process(&mut buf);
+        fft_plan(size, false).process(&mut buf);
         // The input is real, so the exact spectrum is conjugate-symmetric: power the first half
         // (binary exponentiation) and mirror it.
         // Coefficients with |z|^T < 1e-300 are set to 0 (absolute error ≤ 1e-300 each, within
@@ -569,7 +578,7 @@ impl DiscretePld {
         for k in size / 2 + 1..size {
             buf[k] = buf[size - k].conj();
         }
-        planner.plan_fft_inverse(size).process(&mut buf);
+        fft_plan(size, true).process(&mut buf);
         let scale = 1.0 / size as f64; // exact: size is a power of two
         let base = full_lo; // index of buf[0] in the linear T-fold result
         let mut mass = Vec::with_capacity(w);
@@ -764,8 +773,7 @@ pub fn convolve(a: &[f64], b: &[f64]) -> Result<(Vec<f64>, f64)> {
             ),
         });
     }
-    let mut planner = FftPlanner::<f64>::new();
-    let fwd = planner.plan_fft_forward(size);
+    let fwd = fft_plan(size, false);
     // Pack a + i·b into one transform: X = A + iB, A_k = (X_k + conj X_{N−k})/2,
     // B_k = (X_k − conj X_{N−k})/(2i); the product A_k B_k = (X_k² − conj(X_{N−k})²)/(4i).
     let mut x = vec![Complex::new(0.0, 0.0); size];
@@ -782,7 +790,7 @@ pub fn convolve(a: &[f64], b: &[f64]) -> Result<(Vec<f64>, f64)> {
         let xn = x[(size - k) % size].conj();
         prod[k] = (xk * xk - xn * xn) * Complex::new(0.0, -0.25);
     }
-    planner.plan_fft_inverse(size).process(&mut prod);
+    fft_plan(size, true).process(&mut prod);
     let scale = 1.0 / size as f64;
     let c: Vec<f64> = prod[..len].iter().map(|z| z.re * scale).collect();
     let nn = size as f64;
