@@ -637,13 +637,10 @@ impl DiscretePld {
 
     /// The index window `[lo, hi]` of the `T`-fold sum outside which each tail has mass ≤ τ/2 by
     /// the Chernoff bound `P(S ≥ u) ≤ e^{−tu}M(t)^T` (t > 0) and `P(S ≤ u) ≤ e^{−tu}M(t)^T`
-    /// (t < 0), `M(t) = Σ m_i e^{t l_i}`, minimised over a geometric grid of t. Returns the window
+    /// (t < 0), `M(t) = Σ m_i e^{t l_i}`, optimised over a geometric grid of t. Returns the window
     /// and the tail masses it leaves out (τ/2 each, or 0 where the window reaches the support).
     fn chernoff_window(&self, t_count: f64, tau: f64, full_lo: i64, full_hi: i64) -> (i64, i64, f64, f64) {
         let h = self.interval;
-        let total: f64 = self.mass.iter().sum();
-        let mean = self.mass.iter().enumerate().map(|(i, m)| m * self.loss(i)).sum::<f64>() / total;
-        let var = self.mass.iter().enumerate().map(|(i, m)| m * (self.loss(i) - mean).powi(2)).sum::<f64>() / total;
         let target = (tau / 2.0).ln();
         let n = self.mass.len();
         // ln M(t) by Horner from the end where e^{t·l} is largest (factors e^{−|t|h} ≤ 1, no
@@ -668,25 +665,40 @@ impl DiscretePld {
             let v = anchor + s.ln();
             v + 1e-12 * (1.0 + anchor.abs() + v.abs()) + 4.0 * (n as f64) * U
         };
-        let t0 = (2.0 * (2.0 / tau).ln() / (t_count * var.max(1e-300))).sqrt().clamp(1e-6, 1e6);
-        let ts: Vec<f64> = (-4..=7).map(|k| t0 * 2f64.powi(k)).collect();
+        // The bound u(t) = (T·ln M(t) − ln(τ/2))/t is quasi-convex in t (ln M is convex); search
+        // t = 2^k on a coarse grid, then refine around the best by factors 2^{±1/2}.
+        let h_idx = |t: f64| -> Option<f64> {
+            let u = (t_count * log_mgf(t) - target) / t;
+            u.is_finite().then_some(u / h)
+        };
+        let best = |sign: f64| -> f64 {
+            let mut best_t = 1.0;
+            let mut best_v = f64::INFINITY;
+            let try_t = |t: f64, best_t: &mut f64, best_v: &mut f64| {
+                if let Some(v) = h_idx(sign * t).map(|v| sign * v) {
+                    if v < *best_v {
+                        *best_v = v;
+                        *best_t = t;
+                    }
+                }
+            };
+            for k in (-12..=30).step_by(2) {
+                try_t(2f64.powi(k), &mut best_t, &mut best_v);
+            }
+            let t = best_t;
+            for f in [0.5, 0.7071067811865476, 1.4142135623730951, 2.0] {
+                try_t(t * f, &mut best_t, &mut best_v);
+            }
+            sign * best_v
+        };
+        let (up_idx, down_idx) = (best(1.0), best(-1.0));
         let mut hi = full_hi;
         let mut lo = full_lo;
-        for &t in &ts {
-            let u = (t_count * log_mgf(t) - target) / t;
-            if u.is_finite() {
-                let k = (u / h).ceil();
-                if k < hi as f64 {
-                    hi = k as i64;
-                }
-            }
-            let u = (t_count * log_mgf(-t) - target) / (-t);
-            if u.is_finite() {
-                let k = (u / h).floor();
-                if k > lo as f64 {
-                    lo = k as i64;
-                }
-            }
+        if up_idx.is_finite() && up_idx.ceil() < hi as f64 {
+            hi = up_idx.ceil() as i64;
+        }
+        if down_idx.is_finite() && down_idx.floor() > lo as f64 {
+            lo = down_idx.floor() as i64;
         }
         if lo > hi {
             return (full_lo, full_hi, 0.0, 0.0);
