@@ -675,18 +675,18 @@ impl DiscretePld {
             let mut best_t = 1.0;
             let mut best_v = f64::INFINITY;
             let try_t = |t: f64, best_t: &mut f64, best_v: &mut f64| {
-                if let Some(v) = h_idx(sign * t).map(|v| sign * v) {
-                    if v < *best_v {
-                        *best_v = v;
-                        *best_t = t;
-                    }
+                if let Some(v) = h_idx(sign * t).map(|v| sign * v)
+                    && v < *best_v
+                {
+                    *best_v = v;
+                    *best_t = t;
                 }
             };
             for k in (-12..=30).step_by(2) {
                 try_t(2f64.powi(k), &mut best_t, &mut best_v);
             }
             let t = best_t;
-            for f in [0.5, 0.7071067811865476, 1.4142135623730951, 2.0] {
+            for f in [0.5, std::f64::consts::FRAC_1_SQRT_2, std::f64::consts::SQRT_2, 2.0] {
                 try_t(t * f, &mut best_t, &mut best_v);
             }
             sign * best_v
