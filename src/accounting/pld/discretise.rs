@@ -30,7 +30,7 @@
 //! `P(L > ε_hi)` is placed at `ε_hi`, `P(L ≤ ε_lo)` joins ε_lo as far as balanced, else is
 //! dropped. Atoms are rounded down.
 //!
-//! Proof: proofs/accounting/pld.md (§3.1, §3.2).
+//! Proof: proofs/accounting/pld.md (§3.2, §3.3).
 
 use super::interval::{Iv, U};
 use super::pmf::{DiscretePld, MAX_INDEX, Side};

@@ -23,7 +23,7 @@
 //! Chernoff bounds on the tails of the `T`-fold sum (the approach of dp_accounting's
 //! `self_convolve`), and both truncate tails of mass at most τ: to +∞ (pessimistic) or dropped
 //! (optimistic). Every floating-point step adds its bound to `E`. Proof: proofs/accounting/pld.md
-//! (§3.3–§3.5).
+//! (§3.4, §3.5).
 
 use super::interval::U;
 use crate::error::{Error, Result};
@@ -349,7 +349,7 @@ impl DiscretePld {
     ///   0 if the bound at 0 is ≤ δ, `+∞` if it exceeds δ for every ε.
     ///
     /// A segment `[l_{j−1}, l_j]` is located with approximate grid values, then every claim is
-    /// checked with [`Self::segment_delta`] (or [`Self::delta`]) at the returned point.
+    /// checked at the returned point with a rigorous bound on the segment (or [`Self::delta`]).
     pub fn epsilon(&self, delta: f64) -> f64 {
         match self.side {
             Side::Upper => self.epsilon_upper(delta),
