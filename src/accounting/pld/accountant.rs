@@ -82,7 +82,9 @@ impl PldSettings {
 pub struct EpsilonBracket {
     /// ε at which the composition is *not* (ε′, δ)-DP for any ε′ < lower (≥ 0).
     pub lower: f64,
-    /// ε at which the composition is (ε, δ)-DP (may be +∞): the accountant's answer.
+    /// ε at which the composition is (ε, δ)-DP: the accountant's answer. +∞ when δ is not above
+    /// the accumulated rounding bound plus the infinite-loss mass (see proofs/accounting/pld.md
+    /// §1, "Limitation").
     pub upper: f64,
 }
 
