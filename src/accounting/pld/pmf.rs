@@ -59,8 +59,8 @@ pub const FFT_ERROR_CONSTANT: f64 = 16.0;
 /// ([`snap_interval`]), `i·h` is then exact in f64.
 pub const MAX_INDEX: i64 = 1 << 33;
 
-/// The largest FFT size used (2²⁶ complex numbers, 1 GiB).
-pub const MAX_FFT_SIZE: usize = 1 << 26;
+/// The largest FFT size used (2²³ complex numbers, 128 MiB per buffer).
+pub const MAX_FFT_SIZE: usize = 1 << 23;
 
 /// `h` rounded to a float with at most 20 significant bits, so that every grid loss `i·h` with
 /// `|i| ≤ 2³³` is exactly representable and grid arithmetic (the loss of a sum of grid losses is
@@ -114,6 +114,7 @@ fn twiddles(size: usize) -> Arc<Vec<Complex<f64>>> {
     if c.len() >= 8 {
         c.clear();
     }
+    let cacheable = size <= 1 << 20; // large tables are rebuilt rather than kept
     let t: Arc<Vec<Complex<f64>>> = Arc::new(
         (0..size)
             .map(|r| {
@@ -122,7 +123,9 @@ fn twiddles(size: usize) -> Arc<Vec<Complex<f64>>> {
             })
             .collect(),
     );
-    c.insert(size, t.clone());
+    if cacheable {
+        c.insert(size, t.clone());
+    }
     t
 }
 
