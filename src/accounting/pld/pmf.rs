@@ -101,8 +101,8 @@ struct Segment {
 
 /// `x` rounded up by `k` relative units of roundoff and one ulp.
 /// The table `e^{−2πi r/N}`, r = 0..N, cached per size. Each entry is computed from the angle
-/// `2π·(r/N)` (r/N exact, one rounding in the product, relative 2u) with `cos`/`sin` (A1), so its
-/// absolute error is ≤ 16u.
+/// `2π·(r/N)` (r/N exact, `TAU` and the product rounded: ≤ 2u·2π < 12.6u absolute) with `cos` and
+/// `sin` (A1: 8u), so each component is within 20.6u and the entry within 30u of `e^{−2πi r/N}`.
 fn twiddles(size: usize) -> Arc<Vec<Complex<f64>>> {
     type Table = Arc<Vec<Complex<f64>>>;
     static CACHE: OnceLock<Mutex<std::collections::HashMap<usize, Table>>> = OnceLock::new();
@@ -147,13 +147,14 @@ fn direct_dft(nonzero: &[(usize, f64)], k: usize, tw: &[Complex<f64>]) -> Comple
     rec(nonzero, k as u64, tw, mask)
 }
 
-/// Componentwise error bound of [`direct_dft`]: each term `a_j·w` is within `(16 + 2)u·a_j` of
-/// `a_j·e^{−2πi jk/N}` (twiddle and product), and a pairwise sum of n terms with blocks of 16
-/// adds at most `(⌈log₂ n⌉ + 16)u` relative to the sum of the terms' moduli in each component;
-/// the complex modulus combines two components (√2).
+/// Componentwise error bound of [`direct_dft`]: each term `a_j·w̃` is within `30u·a_j` (twiddle)
+/// plus `1.5u·a_j` (the real × complex product) of `a_j·e^{−2πi jk/N}`; summing n terms (blocks of
+/// 16 in order, then pairwise) adds at most `(⌈log₂ n⌉ + 16)·u` relative to the sum of the terms'
+/// moduli in each component, √2 for the complex modulus. Total
+/// `≤ √2·(⌈log₂ n⌉ + 16 + 23)·1.01·u·‖a‖₁` (√2·23 ≥ 31.5).
 fn direct_dft_error(n: usize, a1: f64) -> f64 {
     let depth = (n.max(2) as f64).log2().ceil();
-    up(std::f64::consts::SQRT_2 * (depth + 16.0 + 18.0) * 1.01 * U * a1, 4.0)
+    up(std::f64::consts::SQRT_2 * (depth + 16.0 + 23.0) * 1.01 * U * a1, 4.0)
 }
 
 /// `z^k` by binary exponentiation (relative error ≤ (6k + 70)u: each complex product adds at most
