@@ -368,12 +368,13 @@ impl DiscretePld {
         Segment { j, a, c, terms: self.mass.len() - j }
     }
 
-    /// Segment `j − 1` from segment `j`: `A += m_{j−1}`, `C = m_{j−1} + e^{−h}C` (3u per step,
-    /// counted in `terms`).
+    /// Segment `j − 1` from segment `j`: `A += m_{j−1}`, `C = m_{j−1} + e^{−h}C` (per step: u for
+    /// the sum into A; 8u (A1) for `e^{−h}`, u for the product and u for the sum into C, all
+    /// relative to C: counted as 11 in `terms`).
     fn segment_down(&self, s: &Segment) -> Segment {
         let j = s.j - 1;
         let m = self.mass[j];
-        Segment { j, a: s.a + m, c: m + (-self.interval).exp() * s.c, terms: s.terms + 3 }
+        Segment { j, a: s.a + m, c: m + (-self.interval).exp() * s.c, terms: s.terms + 11 }
     }
 
     /// The side's rigorous bound on δ(ε) for ε in segment `s` (`[l_{j−1}, l_j]`): the ideal
