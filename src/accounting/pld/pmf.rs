@@ -310,9 +310,9 @@ impl DiscretePld {
     /// ideal δ(ε) plus `E` (pessimistic, capped at 1) or a lower bound minus `E` (optimistic, at
     /// least 0). A NaN ε gives the side's trivial bound (1 or 0).
     ///
-    /// Rounding: each term `m_i·(−expm1(ε − l_i))` has relative error ≤ 3u (the subtraction is
-    /// exact to u relative and `x ↦ 1 − e^x` has condition number ≤ 1 for x < 0, expm1 and the
-    /// product add 2u); a sum of n non-negative terms adds (n − 1)u.
+    /// Rounding: each term `m_i·(−expm1(ε − l_i))` has relative error ≤ 10u (the subtraction is
+    /// exact to u relative and `x ↦ 1 − e^x` has condition number ≤ 1 for x < 0; expm1 adds 8u
+    /// (A1), the product u); a sum of n non-negative terms adds (n − 1)u.
     pub fn delta(&self, epsilon: f64) -> f64 {
         if epsilon.is_nan() {
             return match self.side {
@@ -327,7 +327,7 @@ impl DiscretePld {
             let x = epsilon - self.loss(i);
             s += self.mass[i] * (-x.exp_m1());
         }
-        let k = (n as f64 + 4.0) * 1.01 + 4.0 * U * (n as f64) * (n as f64);
+        let k = (n as f64 + 12.0) * 1.01 + 4.0 * U * (n as f64) * (n as f64);
         match self.side {
             Side::Upper => {
                 let v = up(up(s, k) + up(self.infinity_mass, 2.0), 2.0) + self.error;
@@ -584,11 +584,14 @@ impl DiscretePld {
         }
         if self.mass.len() == 1 {
             // A point mass: its T-fold sum is the point T·l with mass m^T.
+            // m^T = exp(T·ln m): ln within 8u (A1) relative, so T·ln m within (8 + 1)u·T|ln m|,
+            // which moves exp by that relative amount, plus exp's own 8u.
             let m = self.mass[0];
             let mt = (t * m.ln()).exp();
+            let k = 16.0 + 10.0 * t * (1.0 + m.ln().abs());
             let mt = match self.side {
-                Side::Upper => up(mt, 4.0 + 2.0 * t),
-                Side::Lower => down(mt, 4.0 + 2.0 * t),
+                Side::Upper => up(mt, k),
+                Side::Lower => down(mt, k),
             };
             let off = self.offset.checked_mul(count as i64).filter(|o| o.abs() <= MAX_INDEX);
             let off = off.ok_or_else(|| self.range_error())?;
@@ -734,8 +737,8 @@ impl DiscretePld {
         let target = (tau / 2.0).ln();
         let n = self.mass.len();
         // ln M(t) by Horner from the end where e^{t·l} is largest (factors e^{−|t|h} ≤ 1, no
-        // overflow), rounded up generously: it only sets a window, but the tail bound it implies
-        // must be an upper bound (n non-negative terms: relative error ≤ 2nu).
+        // overflow), rounded up: it only sets a window, but the tail bound it implies must be an
+        // upper bound.
         let log_mgf = |t: f64| -> f64 {
             let rho = (-(t.abs()) * h).exp();
             let mut acc = 0.0f64;
@@ -752,8 +755,11 @@ impl DiscretePld {
                 }
                 (t * self.loss(0), acc)
             };
-            let v = anchor + s.ln();
-            v + 1e-12 * (1.0 + anchor.abs() + v.abs()) + 4.0 * (n as f64) * U
+            // Horner: each step multiplies by ρ (within 8u, A1) and adds (u): S within 10n·u
+            // relative; ln adds 8u, the anchor's product and the sum u each.
+            let ls = s.ln();
+            let v = anchor + ls;
+            v + 11.0 * (n as f64) * U + 10.0 * U * (1.0 + anchor.abs() + ls.abs() + v.abs())
         };
         // The bound u(t) = (T·ln M(t) − ln(τ/2))/t is quasi-convex in t (ln M is convex); search
         // t = 2^k on a coarse grid, then refine around the best by factors 2^{±1/2}.
