@@ -4,8 +4,9 @@
 //! calibration on this machine. Inputs are built outside the timed closures.
 //!
 //! PLD (issue 12): the certified bracket for G2 at a grid fine enough for a width ≤ 1 % of ε
-//! (h = 2e-4 gives ≈ 0.11 %; goal ≤ 25 ms; dp_accounting takes ≈ 260 ms for its pessimistic
-//! value alone at h = 1e-4), and at dp_accounting's default h = 1e-4 for comparison.
+//! (h = 2e-4 gives ≈ 0.11 %; goal ≤ 25 ms; measured ≈ 10 ms), and at dp_accounting's default
+//! h = 1e-4 (width ≈ 0.013 %, ≈ 22 ms; dp_accounting takes ≈ 260 ms for its pessimistic value
+//! alone there).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use dpref::accounting::{
