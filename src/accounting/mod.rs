@@ -9,6 +9,8 @@
 //! * [`zcdp`]: ρ-zCDP → (ε, δ), optimal conversion.
 //! * [`composition`]: basic and advanced composition of (ε, δ) mechanisms.
 //! * [`calibrate`]: the noise multiplier for a target (ε, δ), never overshooting.
+//! * [`pld`]: the privacy-loss-distribution accountant, answering with certified brackets
+//!   `[lower, upper]` on ε (the upper end is the accountant's bound).
 
 pub mod calibrate;
 pub mod composition;
@@ -16,10 +18,12 @@ pub mod conversion;
 pub mod event;
 pub mod gaussian;
 pub mod gdp;
+pub mod pld;
 pub mod rdp;
 pub mod zcdp;
 
 pub use calibrate::{Calibration, RdpSettings, calibrate_noise_multiplier};
 pub use conversion::{Conversion, DeltaBound, EpsilonBound};
 pub use event::{DpEvent, Neighbouring, SamplingScheme, dp_sgd_event, per_example_sum_gaussian};
+pub use pld::{DeltaBracket, EpsilonBracket, PldAccountant, PldSettings};
 pub use rdp::RdpAccountant;
