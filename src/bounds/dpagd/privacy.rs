@@ -1,9 +1,28 @@
 //! The privacy calibration of \[ZCHWB\]'s full-batch methods (notes §3): sensitivity, zCDP, exact
 //! GDP and RDP of T Gaussian releases, and Thm. 1's eq. (6) with its constant made explicit.
+//!
+//! **From [`crate::accounting`]:**
+//! - the relation's sensitivity factor ([`Neighbouring::sum_sensitivity_factor`]);
+//! - the Gaussian's ρ = `1/(2s²)` ([`zcdp::gaussian_rho`], rounded up by one ulp), in
+//!   [`zcdp_rho_full_batch`] and as the RDP slope of the two `rdp_*` functions;
+//! - the GDP curve of [`gdp_delta`] ([`gdp::delta_for_epsilon`]) and the multiplier behind
+//!   [`gdp_mu_max`] and [`gdp_sigma_full_batch`] ([`gaussian::noise_multiplier_for`]).
+//!
+//! **Kept as closed forms, and why:**
+//! - [`zcdp_epsilon_classic`] is the classic Bun–Steinke conversion the notes calibrate with; the
+//!   accountant has only the optimal one, [`zcdp::epsilon_for_delta`], which is never larger;
+//! - [`zcdp_sufficient_sigma`], [`sigma_eq6`] and [`c2_sufficient_zcdp`] are that calibration and
+//!   the paper's eq. (6), which no accountant function states;
+//! - [`gdp_mu_full_batch`] is the exact `√TΔ/σ`, unrounded: the round trip with
+//!   [`gdp_sigma_full_batch`] needs `μ(σ) ≤ μ_max` to the last bit, while
+//!   [`gdp::mu_of_gaussian_composition`] (the same formula) rounds up by a few ulps;
+//! - [`rdp_epsilon_full_batch_continuous`] and [`rdp_epsilon_full_batch_integer`] minimise the
+//!   classic conversion over all orders `α > 1` (all integers `α ≥ 2`); the accountant's grid
+//!   stops at [`MAX_ORDER`](crate::accounting::rdp::MAX_ORDER).
 
 use super::validate::ln_inv_delta;
 use crate::accounting::Neighbouring;
-use crate::accounting::{gaussian, gdp};
+use crate::accounting::{gaussian, gdp, zcdp};
 use crate::error::{Result, check};
 
 /// ℓ2-sensitivity `Δ` of the full-batch mean `(1/n) Σ_{z∈S} ∇ℓ(w, z)` of per-example gradients of
@@ -19,7 +38,8 @@ pub fn full_batch_sensitivity(gradient_bound_g: f64, dataset_size_n: u64, neighb
 }
 
 /// ρ of T full-batch Gaussian releases (notes §3 (a)): each is `Δ²/(2σ²)`-zCDP, so
-/// `ρ = TΔ²/(2σ²)`.
+/// `ρ = TΔ²/(2σ²)`. The per-release ρ is the accountant's [`zcdp::gaussian_rho`] at the
+/// multiplier `σ/Δ` (rounded up by one ulp).
 ///
 /// # Errors
 /// `InvalidParameter` for `T = 0`, `Δ ≤ 0` or `σ ≤ 0`.
@@ -27,7 +47,7 @@ pub fn zcdp_rho_full_batch(steps_t: u64, sensitivity: f64, sigma: f64) -> Result
     let t = check::count("steps_t", steps_t)? as f64;
     let d = check::positive("sensitivity", sensitivity)?;
     let s = check::positive("sigma", sigma)?;
-    Ok(t * d * d / (2.0 * s * s))
+    Ok(t * zcdp::gaussian_rho(s / d)?)
 }
 
 /// The classic ρ-zCDP → (ε, δ) conversion (Bun–Steinke; notes §3 (a)):
@@ -103,19 +123,20 @@ pub fn gdp_sigma_full_batch(steps_t: u64, sensitivity: f64, epsilon: f64, delta:
 /// RDP of T full-batch Gaussian releases with multiplier `s = σ/Δ` (Mironov; notes §3 (c)),
 /// `ε_α = Tα/(2s²)`, converted with the classic rule and the order optimised over continuous
 /// `α > 1`: with `r = T/(2s²)`, `ε = min_α [rα + ln(1/δ)/(α − 1)] = r + 2√(r ln(1/δ))`, equal to
-/// the zCDP value at `ρ = r`.
+/// the zCDP value at `ρ = r`. The slope `r` is `T` times the accountant's [`zcdp::gaussian_rho`]
+/// at `s` (the Gaussian's RDP is `αρ`; rounded up by one ulp).
 ///
 /// # Errors
 /// `InvalidParameter` for `s ≤ 0`, `T = 0` or `δ ∉ (0, 1)`.
 pub fn rdp_epsilon_full_batch_continuous(noise_multiplier_s: f64, steps_t: u64, delta: f64) -> Result<f64> {
     let s = check::positive("noise_multiplier_s", noise_multiplier_s)?;
     let t = check::count("steps_t", steps_t)? as f64;
-    zcdp_epsilon_classic(t / (2.0 * s * s), delta)
+    zcdp_epsilon_classic(t * zcdp::gaussian_rho(s)?, delta)
 }
 
 /// As [`rdp_epsilon_full_batch_continuous`] with integer orders `α ≥ 2`:
-/// `ε = min_{α∈{2,3,…}} [Tα/(2s²) + ln(1/δ)/(α − 1)]`. The objective is convex in α, so the scan
-/// stops at the first increase.
+/// `ε = min_{α∈{2,3,…}} [Tα/(2s²) + ln(1/δ)/(α − 1)]`, with the same slope `T/(2s²)` (from
+/// [`zcdp::gaussian_rho`]). The objective is convex in α, so the scan stops at the first increase.
 ///
 /// # Errors
 /// As [`rdp_epsilon_full_batch_continuous`].
@@ -123,7 +144,7 @@ pub fn rdp_epsilon_full_batch_integer(noise_multiplier_s: f64, steps_t: u64, del
     let s = check::positive("noise_multiplier_s", noise_multiplier_s)?;
     let t = check::count("steps_t", steps_t)? as f64;
     let l = ln_inv_delta(delta)?;
-    let r = t / (2.0 * s * s);
+    let r = t * zcdp::gaussian_rho(s)?;
     let objective = |a: f64| r * a + l / (a - 1.0);
     let (mut a, mut best) = (2.0f64, objective(2.0));
     loop {
