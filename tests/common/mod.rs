@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod audit_design;
+pub mod box_adagrad;
 pub mod check;
 pub mod golden;
 pub mod stat;
