@@ -28,8 +28,8 @@
 mod common;
 use common::stat::{ALPHA, binomial_interval};
 use dpref::accounting::{Neighbouring, gdp};
-use dpref::audit::bounds::epsilon_from_counts;
 use dpref::audit::canary::{ObservedAlgorithm, audit_canary};
+use dpref::audit::threshold::epsilon_from_counts;
 use dpref::audit::{AuditSettings, Mechanism, ThresholdStrategy, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;
 use dpref::loss::Loss;

@@ -3,7 +3,7 @@
 
 mod common;
 use common::golden::{load, num};
-use dpref::audit::bounds::epsilon_from_counts;
+use dpref::audit::threshold::epsilon_from_counts;
 use dpref::audit::{OneRunThresholds, epsilon_one_run};
 use dpref::special::normal_quantile;
 

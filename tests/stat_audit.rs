@@ -195,7 +195,7 @@ fn stat_audit_split_partition_is_independent_of_the_samples() {
 /// fails the same limit.
 #[test]
 fn stat_audit_threshold_search_needs_its_correction() {
-    use dpref::audit::bounds::epsilon_from_counts;
+    use dpref::audit::threshold::epsilon_from_counts;
     let cases = catalogue();
     let laplace = cases.iter().find(|c| c.name == "laplace_count").unwrap();
     let r = 300u64;

@@ -5,7 +5,7 @@
 //! canary example whose (clipped) gradient is a fixed direction c, runs the algorithm many times
 //! with the canary (D) and without it (D′), and scores each run by the released updates'
 //! projection on c: `s = Σ_t ⟨u_t, c⟩/‖c‖`. Each run is one sample of the mechanism "the whole
-//! transcript"; the threshold audit of [`super::bounds`] on the run scores gives a certified
+//! transcript"; the threshold audit of [`super::threshold`] on the run scores gives a certified
 //! lower bound on the ε of the entire run, which must not exceed the accountant's upper bound.
 //! A Gaussian-DP fit of the same scores is reported beside it as an estimate.
 //!
@@ -13,10 +13,10 @@
 //! `seeds.child(2i)` (with canary) and `seeds.child(2i+1)` (without), in parallel.
 //! Proof: proofs/audit/canary.md.
 
-use super::bounds::{AuditSettings, EpsilonLowerBound, epsilon_lower_bound};
 use super::gdp::{GdpEstimate, gdp_estimate};
 use super::mechanism::ProjectionScore;
 use super::mechanism::Score;
+use super::threshold::{AuditSettings, EpsilonLowerBound, epsilon_lower_bound};
 use crate::error::{Error, Result, check};
 use crate::rng::{DpRng, Seeds, Stream};
 use rayon::prelude::*;

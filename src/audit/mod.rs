@@ -5,7 +5,7 @@
 //! * [`mechanism`]: the black-box [`Mechanism`] trait, [`NeighbouringPair`], attack scores, the
 //!   parallel seeded sampler.
 //! * [`binomial`]: Clopper–Pearson bounds (the one implementation).
-//! * [`bounds`]: two-sample threshold attacks, both directions, with an honest threshold choice
+//! * [`threshold`]: two-sample threshold attacks, both directions, with an honest threshold choice
 //!   (Bonferroni over all thresholds, split, or fixed) → [`EpsilonLowerBound`].
 //! * [`one_run`]: the one-run audit of Steinke, Nasr, Jagielski 2023, with its δ term.
 //! * [`gdp`]: a Gaussian-DP fit, typed as an estimate ([`GdpEstimate`]).
@@ -14,15 +14,15 @@
 //! * [`samples`]: reading another implementation's dumped outputs.
 
 pub mod binomial;
-pub mod bounds;
 pub mod canary;
 pub mod catalogue;
 pub mod gdp;
 pub mod mechanism;
 pub mod one_run;
 pub mod samples;
+pub mod threshold;
 
-pub use bounds::{AuditSettings, Direction, EpsilonLowerBound, Region, ThresholdStrategy, epsilon_lower_bound};
 pub use gdp::GdpEstimate;
 pub use mechanism::{Mechanism, NeighbouringPair, Score, sample_scores};
 pub use one_run::{OneRunBound, OneRunThresholds, epsilon_one_run};
+pub use threshold::{AuditSettings, Direction, EpsilonLowerBound, Region, ThresholdStrategy, epsilon_lower_bound};

@@ -11,7 +11,7 @@
 //! random quantities that matter for this lower estimate.
 
 use super::stat::{ALPHA, binomial_interval};
-use dpref::audit::bounds::epsilon_from_counts;
+use dpref::audit::threshold::epsilon_from_counts;
 use dpref::special::normal_cdf;
 
 /// The design bound for a score that is N(0, 1) on D′ and has upper tail `tpr(u) = P_D(score ≥ u)`

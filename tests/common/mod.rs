@@ -1,7 +1,9 @@
 //! Shared test helpers. Each integration test file includes what it needs with `mod common;`.
 #![allow(dead_code)]
 
+pub mod adaptive_runs;
 pub mod audit_design;
+pub mod box_adagrad;
 pub mod check;
 pub mod cli_data;
 pub mod golden;

@@ -1,0 +1,145 @@
+//! PAGAN's utility (\[ADFJT\] Alg. 2): Thm. 9 (v?) with explicit constants and as printed, and
+//! Thm. 2 (v?), its tuned clip radius and printed rate.
+
+use super::diameters::trace_c_inv_sqrt;
+use super::terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms, check_explicit_common};
+use super::validate::{check_c, check_vector};
+use crate::error::{Error, Result, check};
+
+/// Inputs of [`pagan_bound_explicit`] (expectations over the algorithm's randomness).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PaganExplicitInputs<'a> {
+    /// `Σ_{k=0}^{T−1} E(g̃ⱼᵏ)²` for each coordinate `j = 1..d` (each `≥ 0`).
+    pub sum_sq_g_tilde_per_coordinate: &'a [f64],
+    /// T ≥ 1: number of steps.
+    pub steps_t: u64,
+    /// s ≥ 0: noise standard deviation on the mean in whitened coordinates.
+    pub noise_std_s: f64,
+    /// B > 0: clip radius, `A = C/B²`.
+    pub clip_radius_b: f64,
+    /// diag(C) ≻ 0, of length d.
+    pub ellipsoid_c: &'a [f64],
+    /// D∞ ≥ 0.
+    pub diam_inf: f64,
+    /// D_{C⁻¹} ≥ 0.
+    pub diam_c_inv: f64,
+    /// α > 0: step scale (theory: D∞).
+    pub step_scale_alpha: f64,
+    /// `(1/n) Σᵢ (G(zᵢ; C) − B)₊ ≥ 0` ([`radial_clipping_bias`](super::radial_clipping_bias)).
+    pub clipping_bias: f64,
+}
+
+/// \[ADFJT\] Thm. 9 (v?) (printed "Algorithm 1"; it is Alg. 2, erratum 6), explicit-constant
+/// version (notes §4.7; radial projection, `x̄` over `k = 0..T−1`, any `u ∈ X`):
+///
+/// ```text
+/// E[f(x̄) − f(u)] ≤ ((D∞²/(2α) + α)/T) · Σⱼ (Σ_{k<T} E(g̃ⱼᵏ)² + T s² B²/Cⱼⱼ)^{1/2}
+///                  + D_{C⁻¹} · (1/n) Σᵢ (G(zᵢ; C) − B)₊
+/// ```
+///
+/// It is (R-ADA) with the corrected constant (erratum 3), per-coordinate Jensen, and
+/// `E(ξⱼ)² = s²B²/Cⱼⱼ` with zero cross terms: tighter than the paper's factor 2 in eq. (18)–(20).
+///
+/// # Errors
+/// `InvalidParameter` for any input outside its documented range, or per-coordinate sums and
+/// `C` of different lengths; `Empty`/`NonFinite` for bad per-coordinate sums.
+pub fn pagan_bound_explicit(inputs: &PaganExplicitInputs<'_>) -> Result<ExplicitBound> {
+    let i = inputs;
+    check_vector("sum_sq_g_tilde_per_coordinate", i.sum_sq_g_tilde_per_coordinate)?;
+    if let Some(&v) = i.sum_sq_g_tilde_per_coordinate.iter().find(|v| **v < 0.0) {
+        return Err(Error::invalid("sum_sq_g_tilde_per_coordinate", v, ">= 0 (sums of squares)"));
+    }
+    let t = check::count("steps_t", i.steps_t)? as f64;
+    check_explicit_common(
+        i.noise_std_s,
+        i.clip_radius_b,
+        i.ellipsoid_c,
+        i.diam_c_inv,
+        i.step_scale_alpha,
+        i.clipping_bias,
+    )?;
+    check_c(i.ellipsoid_c, Some(i.sum_sq_g_tilde_per_coordinate.len()))?;
+    check::non_negative("diam_inf", i.diam_inf)?;
+    let (s, b, alpha) = (i.noise_std_s, i.clip_radius_b, i.step_scale_alpha);
+    let coef = i.diam_inf * i.diam_inf / (2.0 * alpha) + alpha;
+    let energy: f64 = i
+        .sum_sq_g_tilde_per_coordinate
+        .iter()
+        .zip(i.ellipsoid_c)
+        .map(|(sum_j, c)| (sum_j + t * s * s * b * b / c).sqrt())
+        .sum();
+    Ok(ExplicitBound { adaptive_term: coef / t * energy, clipping_term: i.diam_c_inv * i.clipping_bias })
+}
+
+/// \[ADFJT\] Thm. 9 (v?) as printed, with its `O(1)` set to 1 — **trend use only** (explicit form:
+/// [`pagan_bound_explicit`]):
+///
+/// ```text
+/// optimization = (D∞/T)·Σⱼ E(Σ_{k=1}^T (gⱼᵏ)²)^{1/2}
+/// noise        = D∞·B·(log(1/δ))^{1/2}·tr(C^{−1/2})/(nε)
+/// clipping     = D_{C⁻¹}·(2G_{2p}(C))^p/((p − 1)B^{p−1})
+/// ```
+///
+/// # Errors
+/// `InvalidParameter` for any input outside its documented range.
+pub fn pagan_rate_printed_unit_constant(
+    setting: &RateSetting<'_>,
+    diam_inf: f64,
+    steps_t: u64,
+    sum_root_sum_sq_g: f64,
+    clip_radius_b: f64,
+) -> Result<RateTerms> {
+    setting.validate()?;
+    check::positive("diam_inf", diam_inf)?;
+    let t = check::count("steps_t", steps_t)? as f64;
+    check::non_negative("sum_root_sum_sq_g", sum_root_sum_sq_g)?;
+    let b = check::positive("clip_radius_b", clip_radius_b)?;
+    let k = (1.0 / setting.delta).ln().sqrt() * trace_c_inv_sqrt(setting.ellipsoid_c)?;
+    Ok(RateTerms {
+        optimization: diam_inf / t * sum_root_sum_sq_g,
+        noise: diam_inf * b * k / setting.n_eps(),
+        clipping: setting.clipping_term(b),
+    })
+}
+
+/// The clip radius of \[ADFJT\] Thm. 2 (v?):
+/// `B = 2G_{2p}(C)·(D_{C⁻¹}·nε/(D∞·log(1/δ)^{1/2}·tr(C^{−1/2})))^{1/p}`; the exact minimiser
+/// over B of Thm. 9's `noise + clipping`, with the same `2E` and `2E/(p − 1)` split as
+/// [`pasan_tuned_clip_radius`](super::pasan_tuned_clip_radius).
+///
+/// # Errors
+/// `InvalidParameter` for any input outside its documented range.
+pub fn pagan_tuned_clip_radius(setting: &RateSetting<'_>, diam_inf: f64) -> Result<f64> {
+    setting.validate()?;
+    check::positive("diam_inf", diam_inf)?;
+    let k = (1.0 / setting.delta).ln().sqrt() * trace_c_inv_sqrt(setting.ellipsoid_c)?;
+    Ok(2.0
+        * setting.moment_g_2p
+        * (setting.diam_c_inv * setting.n_eps() / (diam_inf * k)).powf(1.0 / setting.moment_order_p))
+}
+
+/// \[ADFJT\] Thm. 2 (v?) as printed, `O(1)` set to 1 — **trend use only**:
+///
+/// ```text
+/// optimization = (D∞/T)·Σⱼ E(Σ_{k=1}^T (gⱼᵏ)²)^{1/2}
+/// privacy      = D∞·G_{2p}(C)·(log(1/δ)^{1/2}·tr(C^{−1/2})/(nε))^{(p−1)/p}·(D_{C⁻¹}/D∞)^{1/p}
+/// ```
+///
+/// # Errors
+/// `InvalidParameter` for any input outside its documented range.
+pub fn pagan_tuned_rate_printed_unit_constant(
+    setting: &RateSetting<'_>,
+    diam_inf: f64,
+    steps_t: u64,
+    sum_root_sum_sq_g: f64,
+) -> Result<TunedRateTerms> {
+    setting.validate()?;
+    check::positive("diam_inf", diam_inf)?;
+    let t = check::count("steps_t", steps_t)? as f64;
+    check::non_negative("sum_root_sum_sq_g", sum_root_sum_sq_g)?;
+    let k = (1.0 / setting.delta).ln().sqrt() * trace_c_inv_sqrt(setting.ellipsoid_c)?;
+    Ok(TunedRateTerms {
+        optimization: diam_inf / t * sum_root_sum_sq_g,
+        privacy: diam_inf * setting.tuned_privacy_factor(k, diam_inf),
+    })
+}

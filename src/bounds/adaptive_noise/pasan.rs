@@ -1,0 +1,139 @@
+//! PASAN's utility (\[ADFJT\] Alg. 1): Thm. 8 (v?) with explicit constants and as printed, and
+//! Thm. 1 (v?), its tuned clip radius and printed rate.
+
+use super::diameters::trace_c_inv;
+use super::terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms, check_explicit_common};
+use crate::error::{Result, check};
+
+/// Inputs of [`pasan_bound_explicit`] (expectations over the algorithm's randomness).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PasanExplicitInputs<'a> {
+    /// `Σ_{k=0}^{T−1} E‖g̃ᵏ‖₂²`, the clipped (not noisy) mean gradients (erratum 5).
+    pub sum_sq_norm_g_tilde: f64,
+    /// T ≥ 1: number of steps.
+    pub steps_t: u64,
+    /// s ≥ 0: noise standard deviation on the mean in whitened coordinates.
+    pub noise_std_s: f64,
+    /// B > 0: clip radius, `A = C/B²`.
+    pub clip_radius_b: f64,
+    /// diag(C) ≻ 0.
+    pub ellipsoid_c: &'a [f64],
+    /// D₂ ≥ 0.
+    pub diam_2: f64,
+    /// D_{C⁻¹} ≥ 0.
+    pub diam_c_inv: f64,
+    /// α > 0: step scale (theory: D₂).
+    pub step_scale_alpha: f64,
+    /// `(1/n) Σᵢ (G(zᵢ; C) − B)₊ ≥ 0` ([`radial_clipping_bias`](super::radial_clipping_bias)); bounded by
+    /// [`radial_clipping_bias_bound`](super::radial_clipping_bias_bound) at `Ĝ_p(S; C)`.
+    pub clipping_bias: f64,
+}
+
+/// \[ADFJT\] Thm. 8 (v?), explicit-constant version (notes §4.6; radial projection,
+/// `x̄ = (1/T) Σ_{k=0}^{T−1} xᵏ`, any `u ∈ X`, any `s ≥ 0`):
+///
+/// ```text
+/// E[f(x̄) − f(u)] ≤ ((D₂²/(2α) + α)/T) · (Σ_{k<T} E‖g̃ᵏ‖₂² + T s² B² tr(C⁻¹))^{1/2}
+///                  + D_{C⁻¹} · (1/n) Σᵢ (G(zᵢ; C) − B)₊
+/// ```
+///
+/// It is Thm. 6 with (R-SGD), Jensen, and eq. (17)'s noise energy `s² tr(A⁻¹) = s²B² tr(C⁻¹)`
+/// ([`noise_energy_gap`](super::noise_energy_gap)).
+///
+/// # Errors
+/// `InvalidParameter` for any input outside its documented range (NaN, ∞ included).
+pub fn pasan_bound_explicit(inputs: &PasanExplicitInputs<'_>) -> Result<ExplicitBound> {
+    let i = inputs;
+    check::non_negative("sum_sq_norm_g_tilde", i.sum_sq_norm_g_tilde)?;
+    let t = check::count("steps_t", i.steps_t)? as f64;
+    check_explicit_common(
+        i.noise_std_s,
+        i.clip_radius_b,
+        i.ellipsoid_c,
+        i.diam_c_inv,
+        i.step_scale_alpha,
+        i.clipping_bias,
+    )?;
+    check::non_negative("diam_2", i.diam_2)?;
+    let (s, b, alpha) = (i.noise_std_s, i.clip_radius_b, i.step_scale_alpha);
+    let coef = i.diam_2 * i.diam_2 / (2.0 * alpha) + alpha;
+    let energy = (i.sum_sq_norm_g_tilde + t * s * s * b * b * trace_c_inv(i.ellipsoid_c)?).sqrt();
+    Ok(ExplicitBound { adaptive_term: coef / t * energy, clipping_term: i.diam_c_inv * i.clipping_bias })
+}
+
+/// \[ADFJT\] Thm. 8 (v?) as printed, with its `O(1)` set to 1 — **trend use only**: the theorem
+/// gives no value for the constant (the explicit form is [`pasan_bound_explicit`]):
+///
+/// ```text
+/// optimization = (D₂/T)·(Σ_{k=1}^T E‖gᵏ‖₂²)^{1/2}
+/// noise        = D₂·B·(tr(C⁻¹) log(1/δ))^{1/2}/(nε)
+/// clipping     = D_{C⁻¹}·(2G_{2p}(C))^p/((p − 1)B^{p−1})
+/// ```
+///
+/// # Errors
+/// `InvalidParameter` for any input outside its documented range.
+pub fn pasan_rate_printed_unit_constant(
+    setting: &RateSetting<'_>,
+    diam_2: f64,
+    steps_t: u64,
+    sum_sq_norm_g: f64,
+    clip_radius_b: f64,
+) -> Result<RateTerms> {
+    setting.validate()?;
+    check::positive("diam_2", diam_2)?;
+    let t = check::count("steps_t", steps_t)? as f64;
+    check::non_negative("sum_sq_norm_g", sum_sq_norm_g)?;
+    let b = check::positive("clip_radius_b", clip_radius_b)?;
+    let k = (trace_c_inv(setting.ellipsoid_c)? * (1.0 / setting.delta).ln()).sqrt();
+    Ok(RateTerms {
+        optimization: diam_2 / t * sum_sq_norm_g.sqrt(),
+        noise: diam_2 * b * k / setting.n_eps(),
+        clipping: setting.clipping_term(b),
+    })
+}
+
+/// The clip radius of \[ADFJT\] Thm. 1 (v?):
+/// `B = 2G_{2p}(C)·(D_{C⁻¹}·nε/(D₂·tr(C⁻¹)^{1/2}·log(1/δ)^{1/2}))^{1/p}`.
+/// It is the exact minimiser over B of Thm. 8's `noise + clipping`; there
+/// `noise = 2·E` and `clipping = 2E/(p − 1)` with `E` the privacy term of
+/// [`pasan_tuned_rate_printed_unit_constant`] (notes §4.6), so `clipping/noise = 1/(p − 1)`.
+///
+/// # Errors
+/// `InvalidParameter` for any input outside its documented range.
+pub fn pasan_tuned_clip_radius(setting: &RateSetting<'_>, diam_2: f64) -> Result<f64> {
+    setting.validate()?;
+    check::positive("diam_2", diam_2)?;
+    let k = (trace_c_inv(setting.ellipsoid_c)? * (1.0 / setting.delta).ln()).sqrt();
+    Ok(2.0
+        * setting.moment_g_2p
+        * (setting.diam_c_inv * setting.n_eps() / (diam_2 * k)).powf(1.0 / setting.moment_order_p))
+}
+
+/// \[ADFJT\] Thm. 1 (v?) as printed, `O(1)` set to 1 — **trend use only**:
+///
+/// ```text
+/// optimization = (D₂/T)·(Σ_{k=1}^T E‖gᵏ‖₂²)^{1/2}
+/// privacy      = D₂·G_{2p}(C)·((tr(C⁻¹) log(1/δ))^{1/2}/(nε))^{(p−1)/p}·(D_{C⁻¹}/D₂)^{1/p}
+/// ```
+///
+/// With the tuned B, Thm. 8's `noise + clipping = (2 + 2/(p − 1))·privacy = 2p/(p − 1)·privacy`:
+/// the `O(1)` hides a factor that grows without bound as `p → 1`.
+///
+/// # Errors
+/// `InvalidParameter` for any input outside its documented range.
+pub fn pasan_tuned_rate_printed_unit_constant(
+    setting: &RateSetting<'_>,
+    diam_2: f64,
+    steps_t: u64,
+    sum_sq_norm_g: f64,
+) -> Result<TunedRateTerms> {
+    setting.validate()?;
+    check::positive("diam_2", diam_2)?;
+    let t = check::count("steps_t", steps_t)? as f64;
+    check::non_negative("sum_sq_norm_g", sum_sq_norm_g)?;
+    let k = (trace_c_inv(setting.ellipsoid_c)? * (1.0 / setting.delta).ln()).sqrt();
+    Ok(TunedRateTerms {
+        optimization: diam_2 / t * sum_sq_norm_g.sqrt(),
+        privacy: diam_2 * setting.tuned_privacy_factor(k, diam_2),
+    })
+}

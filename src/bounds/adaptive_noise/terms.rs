@@ -1,0 +1,115 @@
+//! The inputs and the split terms shared by the PASAN bounds (`pasan.rs`: Thms. 8, 1) and the
+//! PAGAN bounds (`pagan.rs`: Thms. 9, 2) of \[ADFJT\].
+
+use super::validate::{check_c, check_order_above_one};
+use crate::error::{Result, check};
+
+/// An explicit-constant bound split into its two terms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExplicitBound {
+    /// The adaptive-step term (optimisation error and privacy noise together).
+    pub adaptive_term: f64,
+    /// `D_{C⁻¹}·(1/n) Σᵢ (G(zᵢ; C) − B)₊`: the clipping bias term.
+    pub clipping_term: f64,
+}
+
+impl ExplicitBound {
+    /// `adaptive_term + clipping_term`.
+    pub fn total(&self) -> f64 {
+        self.adaptive_term + self.clipping_term
+    }
+}
+
+pub(super) fn check_explicit_common(s: f64, b: f64, c: &[f64], dci: f64, alpha: f64, bias: f64) -> Result<()> {
+    check::non_negative("noise_std_s", s)?;
+    check::positive("clip_radius_b", b)?;
+    check_c(c, None)?;
+    check::non_negative("diam_c_inv", dci)?;
+    check::positive("step_scale_alpha", alpha)?;
+    check::non_negative("clipping_bias", bias)?;
+    Ok(())
+}
+
+/// The problem and privacy quantities shared by the printed rates of Thms. 1, 2, 8, 9.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateSetting<'a> {
+    /// diag(C) ≻ 0.
+    pub ellipsoid_c: &'a [f64],
+    /// n ≥ 1: dataset size.
+    pub dataset_size_n: u64,
+    /// ε > 0.
+    pub epsilon: f64,
+    /// δ ∈ (0, 1).
+    pub delta: f64,
+    /// `G_{2p}(C) > 0`: the population moment (eq. 2) at order 2p.
+    pub moment_g_2p: f64,
+    /// p > 1 (erratum 7), finite.
+    pub moment_order_p: f64,
+    /// D_{C⁻¹} > 0.
+    pub diam_c_inv: f64,
+}
+
+impl RateSetting<'_> {
+    pub(super) fn validate(&self) -> Result<()> {
+        check_c(self.ellipsoid_c, None)?;
+        check::count("dataset_size_n", self.dataset_size_n)?;
+        check::positive("epsilon", self.epsilon)?;
+        check::open_unit("delta", self.delta)?;
+        check::positive("moment_g_2p", self.moment_g_2p)?;
+        check_order_above_one(self.moment_order_p)?;
+        check::positive("diam_c_inv", self.diam_c_inv)?;
+        Ok(())
+    }
+
+    /// `nε`.
+    pub(super) fn n_eps(&self) -> f64 {
+        self.dataset_size_n as f64 * self.epsilon
+    }
+
+    /// `D_{C⁻¹}(2G_{2p})^p/((p − 1)B^{p−1})`, evaluated as `D_{C⁻¹}·B·(2G_{2p}/B)^p/(p − 1)`.
+    pub(super) fn clipping_term(&self, b: f64) -> f64 {
+        let p = self.moment_order_p;
+        self.diam_c_inv * b * (2.0 * self.moment_g_2p / b).powf(p) / (p - 1.0)
+    }
+
+    /// `G_{2p}·(K/(nε))^{(p−1)/p}·(D_{C⁻¹}/D)^{1/p}`, the tuned privacy term of Thms. 1, 2 without
+    /// its leading diameter.
+    pub(super) fn tuned_privacy_factor(&self, k: f64, diam: f64) -> f64 {
+        let p = self.moment_order_p;
+        self.moment_g_2p * (k / self.n_eps()).powf((p - 1.0) / p) * (self.diam_c_inv / diam).powf(1.0 / p)
+    }
+}
+
+/// The three terms of a printed Thm. 8/9 rate with the hidden `O(1)` set to 1.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateTerms {
+    /// The non-private (optimisation) term.
+    pub optimization: f64,
+    /// The privacy-noise term, linear in B.
+    pub noise: f64,
+    /// The clipping-bias term, `∝ B^{1−p}`.
+    pub clipping: f64,
+}
+
+impl RateTerms {
+    /// The sum of the three terms.
+    pub fn total(&self) -> f64 {
+        self.optimization + self.noise + self.clipping
+    }
+}
+
+/// The two terms of a printed Thm. 1/2 rate (tuned B) with the hidden `O(1)` set to 1.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TunedRateTerms {
+    /// The non-private (optimisation) term.
+    pub optimization: f64,
+    /// The privacy term (noise and clipping balanced by the tuned B).
+    pub privacy: f64,
+}
+
+impl TunedRateTerms {
+    /// The sum of the two terms.
+    pub fn total(&self) -> f64 {
+        self.optimization + self.privacy
+    }
+}

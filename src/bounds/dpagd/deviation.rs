@@ -1,0 +1,230 @@
+//! How far the released gradient is from the population gradient: the hypotheses of
+//! \[ZCHWB\] Lemma 1 (v?) (the transfer of DP to generalisation), the radius and failure
+//! probability of Thm. 2 / Thm. 7 (v?) and of Lemma 3 (v?), and the union-bound choices of `μ`
+//! (notes §4.2–4.4). `μ` here is the Gaussian tail parameter of these bounds, not a GDP `μ`.
+
+use crate::error::{Error, Result, check};
+
+/// Which hypotheses of \[ZCHWB\] Lemma 1 (v?) hold (notes §4.2; Dwork et al. 2015, Thm. 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lemma1Conditions {
+    /// `0 < τ < 26` (so that `ln(26/τ) > 0`).
+    pub tau_ok: bool,
+    /// `ε ≤ τ/13`.
+    pub epsilon_ok: bool,
+    /// `δ ≤ τρ/(26 ln(26/τ))`.
+    pub delta_ok: bool,
+    /// `n ≥ 2 ln(8/δ)/ε²`.
+    pub n_ok: bool,
+}
+
+impl Lemma1Conditions {
+    /// All hypotheses hold.
+    pub fn all(&self) -> bool {
+        self.tau_ok && self.epsilon_ok && self.delta_ok && self.n_ok
+    }
+
+    /// `Ok(())` if all hold, else `InvalidParameter` naming the first that fails.
+    ///
+    /// # Errors
+    /// As described.
+    pub fn check(&self) -> Result<()> {
+        first_failure(&[
+            (self.tau_ok, "tau", "in (0, 26)"),
+            (self.epsilon_ok, "epsilon", "<= tau/13 (Lemma 1)"),
+            (self.delta_ok, "delta", "<= tau rho/(26 ln(26/tau)) (Lemma 1)"),
+            (self.n_ok, "dataset_size_n", ">= 2 ln(8/delta)/epsilon^2 (Lemma 1)"),
+        ])
+    }
+}
+
+fn first_failure(conds: &[(bool, &'static str, &'static str)]) -> Result<()> {
+    match conds.iter().find(|c| !c.0) {
+        Some(&(_, name, constraint)) => Err(Error::invalid(name, "condition fails", constraint)),
+        None => Ok(()),
+    }
+}
+
+/// `n ≥ 2 ln(8/δ)/ε²`, shared by Lemma 1, Thm. 2 and Thm. 3.
+fn n_condition(dataset_size_n: u64, epsilon: f64, delta: f64) -> bool {
+    dataset_size_n as f64 >= 2.0 * (8.0 / delta).ln() / (epsilon * epsilon)
+}
+
+/// The hypotheses of \[ZCHWB\] Lemma 1 (v?) for `[0,1]`-valued queries (notes §4.2):
+/// `ε ≤ τ/13`, `δ ≤ τρ/(26 ln(26/τ))`, `n ≥ 2 ln(8/δ)/ε²`; under them
+/// `P{|empirical − population| ≥ τ} ≤ ρ` for every query chosen by the (ε, δ)-DP transcript.
+///
+/// # Errors
+/// `InvalidParameter` for `ε ≤ 0`, `δ ∉ (0, 1)`, `n = 0`, `τ ≤ 0` or `ρ ∉ (0, 1]`.
+pub fn lemma1_conditions(
+    epsilon: f64,
+    delta: f64,
+    dataset_size_n: u64,
+    tau: f64,
+    rho: f64,
+) -> Result<Lemma1Conditions> {
+    let e = check::positive("epsilon", epsilon)?;
+    let d = check::open_unit("delta", delta)?;
+    check::count("dataset_size_n", dataset_size_n)?;
+    let tau = check::positive("tau", tau)?;
+    let rho = check::rate("rho", rho)?;
+    let tau_ok = tau < 26.0;
+    Ok(Lemma1Conditions {
+        tau_ok,
+        epsilon_ok: e <= tau / 13.0,
+        delta_ok: tau_ok && d <= tau * rho / (26.0 * (26.0 / tau).ln()),
+        n_ok: n_condition(dataset_size_n, e, d),
+    })
+}
+
+/// Lemma 1 for gradient coordinates in `[−G, G]` (erratum 10): the query
+/// `(∇ᵢℓ + G)/(2G) ∈ [0, 1]` deviates by `τ_grad/(2G)` when the coordinate deviates by `τ_grad`,
+/// so this is [`lemma1_conditions`] at `τ = τ_grad/(2G)`; under it
+/// `P{|ĝ_t^i − g_t^i| ≥ τ_grad} ≤ ρ`. The paper applies Lemma 1 with `τ = τ_grad` (silently `G = 1/2`).
+///
+/// # Errors
+/// As [`lemma1_conditions`]; `InvalidParameter` for `G ≤ 0`.
+pub fn lemma1_conditions_gradient(
+    epsilon: f64,
+    delta: f64,
+    dataset_size_n: u64,
+    tau_grad: f64,
+    rho: f64,
+    gradient_bound_g: f64,
+) -> Result<Lemma1Conditions> {
+    let g = check::positive("gradient_bound_g", gradient_bound_g)?;
+    let tau = check::positive("tau_grad", tau_grad)? / (2.0 * g);
+    lemma1_conditions(epsilon, delta, dataset_size_n, tau, rho)
+}
+
+/// Which hypotheses of \[ZCHWB\] Thm. 2 / Thm. 7 (v?) hold (notes §4.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Theorem2Conditions {
+    /// `σ < 26` (so that `ln(26/σ) > 0`).
+    pub sigma_ok: bool,
+    /// `ε ≤ σ/13`.
+    pub epsilon_ok: bool,
+    /// `δ ≤ σ e^{−μ²/2}/(13 ln(26/σ))`.
+    pub delta_ok: bool,
+    /// `n ≥ 2 ln(8/δ)/ε²`.
+    pub n_ok: bool,
+}
+
+impl Theorem2Conditions {
+    /// All hypotheses hold.
+    pub fn all(&self) -> bool {
+        self.sigma_ok && self.epsilon_ok && self.delta_ok && self.n_ok
+    }
+
+    /// `Ok(())` if all hold, else `InvalidParameter` naming the first that fails.
+    ///
+    /// # Errors
+    /// As described.
+    pub fn check(&self) -> Result<()> {
+        first_failure(&[
+            (self.sigma_ok, "sigma", "< 26 (Theorem 2)"),
+            (self.epsilon_ok, "epsilon", "<= sigma/13 (Theorem 2)"),
+            (self.delta_ok, "delta", "<= sigma exp(-mu^2/2)/(13 ln(26/sigma)) (Theorem 2)"),
+            (self.n_ok, "dataset_size_n", ">= 2 ln(8/delta)/epsilon^2 (Theorem 2)"),
+        ])
+    }
+}
+
+/// The hypotheses of \[ZCHWB\] Thm. 2 (v?) (notes §4.3; Thm. 3 states only the n-condition, but
+/// needs all, erratum 11): `σ < 26`, `ε ≤ σ/13`, `δ ≤ σ e^{−μ²/2}/(13 ln(26/σ))`,
+/// `n ≥ 2 ln(8/δ)/ε²`. This is Lemma 1 with `τ = σ`, `ρ = 2e^{−μ²/2}` (without the `2G` rescale,
+/// as printed).
+///
+/// # Errors
+/// `InvalidParameter` for `ε ≤ 0`, `δ ∉ (0, 1)`, `n = 0`, `σ ≤ 0` or `μ ≤ 0`.
+pub fn theorem2_conditions(
+    epsilon: f64,
+    delta: f64,
+    dataset_size_n: u64,
+    sigma: f64,
+    mu: f64,
+) -> Result<Theorem2Conditions> {
+    let e = check::positive("epsilon", epsilon)?;
+    let d = check::open_unit("delta", delta)?;
+    check::count("dataset_size_n", dataset_size_n)?;
+    let s = check::positive("sigma", sigma)?;
+    let mu = check::positive("mu", mu)?;
+    let sigma_ok = s < 26.0;
+    Ok(Theorem2Conditions {
+        sigma_ok,
+        epsilon_ok: e <= s / 13.0,
+        delta_ok: sigma_ok && d <= s * (-0.5 * mu * mu).exp() / (13.0 * (26.0 / s).ln()),
+        n_ok: n_condition(dataset_size_n, e, d),
+    })
+}
+
+/// `(p, σ, μ)` checked: `p ≥ 1`, `σ ≥ 0`, `μ > 0`.
+fn check_p_sigma_mu(dim_p: u64, sigma: f64, mu: f64) -> Result<(f64, f64, f64)> {
+    let p = check::count("dim_p", dim_p)? as f64;
+    Ok((p, check::non_negative("sigma", sigma)?, check::positive("mu", mu)?))
+}
+
+/// The radius of \[ZCHWB\] Thm. 2 eq. (7) (v?): `α = √p σ (1 + μ)`; under Thm. 2's conditions
+/// `P{‖g̃_t − g_t‖ ≥ α} ≤ 4p e^{−μ²/2}` ([`noisy_gradient_deviation_probability`]).
+///
+/// # Errors
+/// `InvalidParameter` for `p = 0`, `σ < 0` or `μ ≤ 0`.
+pub fn noisy_gradient_deviation_radius(dim_p: u64, sigma: f64, mu: f64) -> Result<f64> {
+    let (p, s, mu) = check_p_sigma_mu(dim_p, sigma, mu)?;
+    Ok(p.sqrt() * s * (1.0 + mu))
+}
+
+/// The failure probability of \[ZCHWB\] Thm. 2 eq. (7) (v?): `ξ = 4p e^{−μ²/2}` (vacuous when
+/// `≥ 1`; returned as is).
+///
+/// # Errors
+/// `InvalidParameter` for `p = 0` or `μ ≤ 0`.
+pub fn noisy_gradient_deviation_probability(dim_p: u64, mu: f64) -> Result<f64> {
+    let (p, _, mu) = check_p_sigma_mu(dim_p, 0.0, mu)?;
+    Ok(4.0 * p * (-0.5 * mu * mu).exp())
+}
+
+/// The radius of \[ZCHWB\] Lemma 3 (v?) (noise only, no data conditions):
+/// `P{‖b_t‖ ≥ √p μ σ} ≤ 2p e^{−μ²/2}` ([`noise_norm_probability_lemma3`]). Loose: `‖b‖ ≈ σ√p`.
+///
+/// # Errors
+/// `InvalidParameter` for `p = 0`, `σ < 0` or `μ ≤ 0`.
+pub fn noise_norm_radius_lemma3(dim_p: u64, sigma: f64, mu: f64) -> Result<f64> {
+    let (p, s, mu) = check_p_sigma_mu(dim_p, sigma, mu)?;
+    Ok(p.sqrt() * mu * s)
+}
+
+/// The failure probability of \[ZCHWB\] Lemma 3 (v?): `2p e^{−μ²/2}` (a union bound over the p
+/// coordinates of the Gaussian tail `P{|bᵢ| ≥ σμ} ≤ 2e^{−μ²/2}`).
+///
+/// # Errors
+/// `InvalidParameter` for `p = 0` or `μ ≤ 0`.
+pub fn noise_norm_probability_lemma3(dim_p: u64, mu: f64) -> Result<f64> {
+    let (p, _, mu) = check_p_sigma_mu(dim_p, 0.0, mu)?;
+    Ok(2.0 * p * (-0.5 * mu * mu).exp())
+}
+
+/// `μ = √(2 ln(k pT/β))` for `k ∈ {2, 4}`.
+fn mu_for(k: f64, dim_p: u64, steps_t: u64, beta: f64) -> Result<f64> {
+    let p = check::count("dim_p", dim_p)? as f64;
+    let t = check::count("steps_t", steps_t)? as f64;
+    let b = check::open_unit("beta", beta)?;
+    Ok((2.0 * (k * p * t / b).ln()).sqrt())
+}
+
+/// The population theorems' choice `μ = √(2 ln(4pT/β))` (notes §4.5): then
+/// `T·4p e^{−μ²/2} = β`, so `‖Δ_t‖ ≤ √p σ(1 + μ)` for all `t ≤ T` with probability `≥ 1 − β`.
+///
+/// # Errors
+/// `InvalidParameter` for `p = 0`, `T = 0` or `β ∉ (0, 1)`.
+pub fn mu_for_failure_probability(dim_p: u64, steps_t: u64, beta: f64) -> Result<f64> {
+    mu_for(4.0, dim_p, steps_t, beta)
+}
+
+/// Thm. 6's choice `μ = √(2 ln(2pT/β))` (notes §4.7), with Lemma 3's `2p e^{−μ²/2}`.
+///
+/// # Errors
+/// As [`mu_for_failure_probability`].
+pub fn mu_for_failure_probability_empirical(dim_p: u64, steps_t: u64, beta: f64) -> Result<f64> {
+    mu_for(2.0, dim_p, steps_t, beta)
+}
