@@ -52,9 +52,10 @@ pub fn default_orders() -> Vec<f64> {
 }
 
 /// The largest RDP order accepted (a user-chosen grid): the without-replacement and integer
-/// Poisson bounds cost O(α) terms per order, so an order of 1e9 would mean gigabytes and minutes,
-/// while orders above a few thousand never give the smallest ε at any δ ≥ 1e-300
-/// (`ln(1/δ)/(α − 1) < 0.07` already at α = 1e4).
+/// Poisson bounds cost O(α) terms per order, so an order of 1e9 would mean gigabytes and minutes.
+/// A cap never under-reports: ε from any grid is an upper bound. It can over-report where the
+/// best order lies above it, which happens when the per-order RDP r is tiny (the best order is
+/// about 1 + √(ln(1/δ)/r)).
 pub const MAX_ORDER: f64 = 10_000.0;
 
 /// `a + b` rounded toward −∞ (for `ln P(G)`, where smaller is conservative).
