@@ -165,8 +165,19 @@ fn cli_unsupported_combinations_exit_2_naming_the_combination() {
         &["--q", "0.1", "--neighbouring", "replace-one"],
         // with replacement: no accountant
         &["--sampling", "with-replacement", "--batch-size", "10", "--dataset-size", "100"],
-        // PLD not implemented yet
-        &["--q", "0.1", "--accountant", "pld"],
+        // the PLD accountant has no bound for sampling without replacement
+        &[
+            "--sampling",
+            "without-replacement",
+            "--batch-size",
+            "10",
+            "--dataset-size",
+            "100",
+            "--neighbouring",
+            "replace-one",
+            "--accountant",
+            "pld",
+        ],
     ];
     for extra in cases {
         let mut args = vec!["account", "--sigma", "1", "--steps", "10", "--delta", "1e-5"];
@@ -186,4 +197,39 @@ fn cli_reproduce_privacy_writes_the_table() {
     assert!(table.contains("ZCHWB MNIST") && table.contains("reproduced with the classic conversion"));
     assert!(!table.contains("NOT reproduced"), "{table}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `account --accountant pld|all`: the certified PLD bracket on anchors G2 (q = 256/60000,
+/// σ = 1.1, T = 14063, δ = 1e-5) contains dp_accounting 0.6.0's PLD value 2.381691 and lies
+/// below the RDP bound 2.5967; with `all`, ε is the smaller upper bound. A bracket that dropped a
+/// tail or the composition count would exclude the published value (C20 drops it to ~0.02).
+#[test]
+fn cli_account_pld_brackets_anchor_g2() {
+    let base = ["account", "--sigma", "1.1", "--q", "0.004266666666666667", "--steps", "14063", "--delta", "1e-5"];
+    let out = dpref(&[&base[..], &["--accountant", "pld", "--json"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (lo, hi) = (v["epsilon_lower"].as_f64().unwrap(), v["epsilon_upper"].as_f64().unwrap());
+    assert!(lo <= 2.381691 && 2.381691 <= hi && hi - lo < 1e-3, "[{lo}, {hi}]");
+    assert_eq!(v["epsilon"].as_f64(), Some(hi));
+    assert_eq!(v["accountant"], "pld");
+    let all = dpref(&[&base[..], &["--accountant", "all", "--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&all.stdout).unwrap();
+    let rdp = v["epsilon_rdp"].as_f64().unwrap();
+    assert!((rdp - 2.5967).abs() < 1e-4 && v["epsilon"].as_f64() == Some(hi.min(rdp)), "{v}");
+    // calibrate has no PLD path yet: refused, not approximated
+    let cal = dpref(&[
+        "calibrate",
+        "--target-epsilon",
+        "1",
+        "--q",
+        "0.01",
+        "--steps",
+        "10",
+        "--delta",
+        "1e-5",
+        "--accountant",
+        "pld",
+    ]);
+    assert_eq!(cal.status.code(), Some(2));
 }

@@ -19,10 +19,13 @@ pub(crate) enum NeighbouringArg {
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum AccountantArg {
+    /// Rényi DP: an upper bound on epsilon.
     Rdp,
-    // Not implemented yet: hidden from the help and the value list, refused with a message if given.
-    #[value(hide = true)]
+    /// Privacy loss distributions: a certified bracket [lower, upper] on the true epsilon
+    /// (account only).
     Pld,
+    /// Both, side by side; epsilon is the smaller upper bound (account only).
+    All,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

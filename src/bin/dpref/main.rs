@@ -15,6 +15,7 @@ use run_args::RunArgs;
 
 mod account;
 mod account_args;
+mod account_pld;
 mod audit;
 mod flags;
 mod format;

@@ -1,0 +1,68 @@
+//! `account --accountant pld|all`: the PLD accountant's certified bracket on ε, alone or beside
+//! the RDP upper bound.
+
+use crate::account::{Request, finite_epsilon};
+use crate::account_args::AccountArgs;
+use crate::flags::{CliResult, usage};
+use crate::format::num;
+use dpref::accounting::pld::{EpsilonBracket, PldAccountant};
+use serde_json::json;
+
+/// The PLD bracket of the request's event at its δ (default discretisation, h = 1e-4).
+fn bracket(req: &Request, sigma: f64) -> CliResult<EpsilonBracket> {
+    let mut acc = PldAccountant::new(req.neighbouring);
+    acc.compose(&req.event(sigma)?, 1)?;
+    let b = acc.epsilon(req.delta)?;
+    finite_epsilon(b.upper, sigma, req.delta)?;
+    Ok(b)
+}
+
+/// `--accountant pld` (`with_rdp = false`) or `all`.
+pub(crate) fn account_pld(args: &AccountArgs, req: &Request, with_rdp: bool) -> CliResult<String> {
+    if args.mech.orders.is_some() {
+        return Err(usage("--orders applies to the RDP accountant; drop it with --accountant pld"));
+    }
+    let b = bracket(req, args.sigma)?;
+    let rdp = if with_rdp {
+        let bound = req.settings.epsilon(&req.event(args.sigma)?, req.delta)?;
+        Some((finite_epsilon(bound.epsilon, args.sigma, req.delta)?, bound.order))
+    } else {
+        None
+    };
+    // Every number here is an upper bound on the true ε; the smallest one is the answer.
+    let epsilon = rdp.map_or(b.upper, |(r, _)| r.min(b.upper));
+    if args.mech.json {
+        let mut v = req.json_common(args.sigma);
+        v["accountant"] = json!(if with_rdp { "all" } else { "pld" });
+        v["epsilon"] = json!(epsilon);
+        v["epsilon_lower"] = json!(b.lower);
+        v["epsilon_upper"] = json!(b.upper);
+        v["value_discretization_interval"] = json!(1e-4);
+        if let Some((r, order)) = rdp {
+            v["epsilon_rdp"] = json!(r);
+            v["order"] = json!(order);
+        } else {
+            v["order"] = json!(null);
+            v["conversion"] = json!(null);
+        }
+        return Ok(format!("{v}\n"));
+    }
+    let mut out = format!(
+        "epsilon = {}  (delta = {})\n  PLD accountant: the true epsilon lies in [{}, {}] (certified bracket, width {})\n",
+        num(epsilon),
+        num(req.delta),
+        num(b.lower),
+        num(b.upper),
+        num(b.width())
+    );
+    if let Some((r, order)) = rdp {
+        out.push_str(&format!(
+            "  RDP accountant: upper bound {} ({} conversion{})\n",
+            num(r),
+            req.settings.conversion.name(),
+            order.map_or(String::new(), |o| format!(", order {}", num(o)))
+        ));
+    }
+    out.push_str(&format!("  mechanism: {}\n", req.describe(args.sigma)));
+    Ok(out)
+}
