@@ -217,19 +217,28 @@ fn cli_account_pld_brackets_anchor_g2() {
     let v: serde_json::Value = serde_json::from_slice(&all.stdout).unwrap();
     let rdp = v["epsilon_rdp"].as_f64().unwrap();
     assert!((rdp - 2.5967).abs() < 1e-4 && v["epsilon"].as_f64() == Some(hi.min(rdp)), "{v}");
-    // calibrate has no PLD path yet: refused, not approximated
-    let cal = dpref(&[
-        "calibrate",
-        "--target-epsilon",
-        "1",
-        "--q",
-        "0.01",
-        "--steps",
-        "10",
-        "--delta",
-        "1e-5",
-        "--accountant",
-        "pld",
-    ]);
-    assert_eq!(cal.status.code(), Some(2));
+}
+
+/// `calibrate --accountant pld`: the σ for ε* = 2 on G2's sampling is below the RDP's (the PLD is
+/// tighter), and re-accounting it with the PLD gives an upper end ≤ the target and within 0.1 %.
+#[test]
+fn cli_calibrate_pld_never_overshoots_and_beats_rdp() {
+    let base =
+        ["calibrate", "--target-epsilon", "2", "--q", "0.004266666666666667", "--steps", "14063", "--delta", "1e-5"];
+    let sigma = |extra: &[&str]| {
+        let out = dpref(&[&base[..], extra, &["--json"]].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["sigma"].as_f64().unwrap()
+    };
+    let (pld, rdp) = (sigma(&["--accountant", "pld"]), sigma(&[]));
+    assert!(pld < rdp * 0.97, "pld {pld} vs rdp {rdp}");
+    let s = pld.to_string();
+    let args = ["account", "--sigma", &s, "--q", "0.004266666666666667", "--steps", "14063", "--delta", "1e-5"];
+    let out = dpref(&[&args[..], &["--accountant", "pld", "--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let upper = v["epsilon_upper"].as_f64().unwrap();
+    assert!(upper <= 2.0 && upper >= 2.0 * (1.0 - 1e-3), "{upper}");
+    let all = dpref(&[&base[..], &["--accountant", "all"]].concat());
+    assert_eq!(all.status.code(), Some(2));
 }

@@ -396,9 +396,9 @@ fn messages_name_the_flag_and_the_fix() {
             "--delta",
             "1e-5",
             "--accountant",
-            "pld",
+            "all",
         ],
-        &["unsupported", "pld", "--accountant rdp"],
+        &["calibrate takes --accountant rdp or pld"],
     );
 }
 

@@ -91,6 +91,38 @@ pub fn calibrate_noise_multiplier(
     rtol: f64,
     make_event: impl Fn(f64) -> Result<DpEvent>,
 ) -> Result<Calibration> {
+    calibrate_by(target_epsilon, delta, rtol, |sigma| settings.epsilon(&make_event(sigma)?, delta))
+}
+
+/// [`calibrate_noise_multiplier`] by the PLD accountant's **upper** end (the certified bracket's
+/// upper bound, so the returned σ never overshoots the target); `order` is `None`.
+///
+/// # Errors
+/// As [`calibrate_noise_multiplier`], with the PLD accountant's errors (e.g. `Unsupported` for
+/// sampling without replacement).
+pub fn calibrate_noise_multiplier_pld(
+    target_epsilon: f64,
+    delta: f64,
+    neighbouring: Neighbouring,
+    settings: super::pld::PldSettings,
+    rtol: f64,
+    make_event: impl Fn(f64) -> Result<DpEvent>,
+) -> Result<Calibration> {
+    calibrate_by(target_epsilon, delta, rtol, |sigma| {
+        let mut acc = super::pld::PldAccountant::with_settings(neighbouring, settings)?;
+        acc.compose(&make_event(sigma)?, 1)?;
+        Ok(super::conversion::EpsilonBound { epsilon: acc.epsilon(delta)?.upper, order: None })
+    })
+}
+
+/// The search shared by both accountants: `epsilon_at(σ)` is an upper bound on ε at δ for the
+/// event with multiplier σ.
+fn calibrate_by(
+    target_epsilon: f64,
+    delta: f64,
+    rtol: f64,
+    epsilon_at: impl Fn(f64) -> Result<super::conversion::EpsilonBound>,
+) -> Result<Calibration> {
     check::positive("target-epsilon", target_epsilon)?;
     check::open_unit("delta", delta)?;
     if !(rtol > 0.0 && rtol < 0.5) {
@@ -104,7 +136,7 @@ pub fn calibrate_noise_multiplier(
             return Ok(*b);
         }
         evals.set(evals.get() + 1);
-        let b = settings.epsilon(&make_event(sigma)?, delta)?;
+        let b = epsilon_at(sigma)?;
         memo.borrow_mut().insert(sigma.to_bits(), b);
         Ok(b)
     };

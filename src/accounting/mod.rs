@@ -22,7 +22,7 @@ pub mod pld;
 pub mod rdp;
 pub mod zcdp;
 
-pub use calibrate::{Calibration, RdpSettings, calibrate_noise_multiplier};
+pub use calibrate::{Calibration, RdpSettings, calibrate_noise_multiplier, calibrate_noise_multiplier_pld};
 pub use conversion::{Conversion, DeltaBound, EpsilonBound};
 pub use event::{DpEvent, Neighbouring, SamplingScheme, dp_sgd_event, per_example_sum_gaussian};
 pub use pld::{DeltaBracket, EpsilonBracket, PldAccountant, PldSettings};

@@ -8,7 +8,7 @@ use crate::flags::{CliResult, require, require_open_unit, require_positive, usag
 use crate::format::{num, plural};
 use dpref::accounting::{
     Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme, calibrate_noise_multiplier,
-    dp_sgd_event,
+    calibrate_noise_multiplier_pld, dp_sgd_event,
 };
 use dpref::error::{Error, Result};
 use serde_json::json;
@@ -236,19 +236,25 @@ pub(crate) fn account(args: &AccountArgs) -> CliResult<String> {
 pub(crate) fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
     let req = args.mech.resolve()?;
     require_positive("--target-epsilon", args.target_epsilon)?;
-    if !matches!(args.mech.accountant, AccountantArg::Rdp) {
-        return Err(usage(
-            "unsupported: calibrate --accountant pld is not available yet; use --accountant rdp (the \
-             default): the sigma it returns meets the target by an upper bound, whatever accountant reads it",
-        ));
-    }
-    let c = calibrate_noise_multiplier(
-        args.target_epsilon,
-        req.delta,
-        &req.settings,
-        dpref::accounting::calibrate::CALIBRATION_RTOL,
-        |s| req.event(s),
-    )?;
+    let pld = match args.mech.accountant {
+        AccountantArg::Rdp => false,
+        AccountantArg::Pld if args.mech.orders.is_none() => true,
+        AccountantArg::Pld => {
+            return Err(usage("--orders applies to the RDP accountant; drop it with --accountant pld"));
+        }
+        AccountantArg::All => return Err(usage("calibrate takes --accountant rdp or pld (all is for account)")),
+    };
+    let rtol = dpref::accounting::calibrate::CALIBRATION_RTOL;
+    let c = if pld {
+        let settings = dpref::accounting::pld::PldSettings::default();
+        calibrate_noise_multiplier_pld(args.target_epsilon, req.delta, req.neighbouring, settings, rtol, |s| {
+            req.event(s)
+        })?
+    } else {
+        calibrate_noise_multiplier(args.target_epsilon, req.delta, &req.settings, rtol, |s| req.event(s))?
+    };
+    let by =
+        if pld { "PLD upper bound".to_string() } else { format!("RDP, {} conversion", req.settings.conversion.name()) };
     if args.mech.json {
         let mut v = req.json_common(c.noise_multiplier);
         v["epsilon"] = json!(c.epsilon);
@@ -256,6 +262,9 @@ pub(crate) fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
         v["order"] = json!(c.order);
         v["evaluations"] = json!(c.evaluations);
         v["within_tolerance"] = json!(c.epsilon_just_below.is_none());
+        if pld {
+            (v["accountant"], v["conversion"]) = (json!("pld"), json!(null));
+        }
         v["epsilon_just_below"] = json!(c.epsilon_just_below);
         return Ok(format!("{v}\n"));
     }
@@ -269,12 +278,11 @@ pub(crate) fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
         )
     });
     Ok(format!(
-        "sigma = {}\n  epsilon = {} <= target {} at delta = {} (RDP, {} conversion)\n{jump}  mechanism: {}\n",
+        "sigma = {}\n  epsilon = {} <= target {} at delta = {} ({by})\n{jump}  mechanism: {}\n",
         num(c.noise_multiplier),
         num(c.epsilon),
         num(args.target_epsilon),
         num(req.delta),
-        req.settings.conversion.name(),
         req.describe(c.noise_multiplier)
     ))
 }

@@ -22,7 +22,7 @@ pub(crate) enum AccountantArg {
     /// Rényi DP: an upper bound on epsilon.
     Rdp,
     /// Privacy loss distributions: a certified bracket [lower, upper] on the true epsilon
-    /// (account only).
+    /// (calibrate: sigma from its upper end).
     Pld,
     /// Both, side by side; epsilon is the smaller upper bound (account only).
     All,
