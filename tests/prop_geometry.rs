@@ -522,3 +522,21 @@ fn ellipsoid_projection_of_huge_inputs_terminates_feasibly() {
         }
     }
 }
+
+/// The zero-weight branch of the weighted l2 projection ends and is feasible even when the
+/// weighted coordinates alone already sit on the sphere (x_P of norm exactly r, so Z gets no
+/// room and any rounding of ‖x_P‖ must be absorbed by the weighted coordinates). A shrink that
+/// only moved Z would loop forever if `norm_l2` put x_P an ulp outside; these inputs are a guard
+/// on that branch (whether they hit the rounding depends on faer's norm, so it is not claimed
+/// that the Z-only loop failed on them).
+#[test]
+fn weighted_l2_projection_zero_weights_on_the_sphere_terminates_feasibly() {
+    for r in [1.0, 0.1, 3.0, 1e-7, 7.3e5] {
+        for (p1, p2) in [(0.6, 0.8), (1.0 / 3f64.sqrt(), (2.0f64 / 3.0).sqrt()), (0.28, 0.96)] {
+            let mut y = vec![p1 * r, p2 * r, 5.0 * r];
+            Domain::L2Ball { radius: r }.project_weighted(&mut y, &[1.0, 2.0, 0.0]).unwrap();
+            assert!(dpref::linalg::norm_l2(&y) <= r, "{y:?}");
+            assert!(y[2].abs() <= 1e-6 * r, "{y:?}");
+        }
+    }
+}

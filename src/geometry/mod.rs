@@ -33,6 +33,22 @@ pub fn clip_l2(x: &mut [f64], c: f64) -> f64 {
     f
 }
 
+/// Undoes a projection's last rounding: multiplies the coordinates `movable` selects by (1 − ε)
+/// until `fits(x)`. After 64 passes (64 ulps, far beyond any rounding) every coordinate is
+/// shrunk, so the loop ends even when the movable ones alone cannot make `x` fit (e.g. the
+/// weighted part of a weighted l2 projection evaluated a hair outside by `norm_l2`).
+fn shrink_until(x: &mut [f64], movable: impl Fn(usize) -> bool, fits: impl Fn(&[f64]) -> bool) {
+    let mut passes = 0u32;
+    while !fits(x) {
+        for (j, v) in x.iter_mut().enumerate() {
+            if passes >= 64 || movable(j) {
+                *v *= 1.0 - f64::EPSILON;
+            }
+        }
+        passes += 1;
+    }
+}
+
 /// Which projection onto an ellipsoid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub enum EllipsoidProjection {
@@ -61,11 +77,7 @@ pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) ->
                 *v /= norm_a;
             }
             // rounding may leave ‖x‖_A a hair above 1: shrink by ulps until it is not
-            while norm_diag_mahalanobis(x, a) > 1.0 {
-                for v in x.iter_mut() {
-                    *v *= 1.0 - f64::EPSILON;
-                }
-            }
+            shrink_until(x, |_| true, |y| norm_diag_mahalanobis(y, a) <= 1.0);
         }
         EllipsoidProjection::Euclidean => {
             let phi = |lam: f64| -> f64 {
@@ -104,11 +116,7 @@ pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) ->
                 hi = (hi * (1.0 + 4.0 * f64::EPSILON)).max(hi.next_up());
             }
             // (never seen to be needed: a feasible point whatever the rounding)
-            while norm_diag_mahalanobis(x, a) > 1.0 {
-                for v in x.iter_mut() {
-                    *v *= 1.0 - f64::EPSILON;
-                }
-            }
+            shrink_until(x, |_| true, |y| norm_diag_mahalanobis(y, a) <= 1.0);
         }
     }
     norm_a
@@ -237,13 +245,7 @@ impl Domain {
                         }
                     }
                     // rounding of the two parts' norms: shrink Z by ulps until the whole fits
-                    while norm_l2(x) > radius {
-                        for (v, hi) in x.iter_mut().zip(h) {
-                            if *hi == 0.0 {
-                                *v *= 1.0 - f64::EPSILON;
-                            }
-                        }
-                    }
+                    shrink_until(x, |j| h[j] == 0.0, |y| norm_l2(y) <= radius);
                     return Ok(());
                 }
                 let norm_at = |mu: f64| -> f64 {
