@@ -8,13 +8,14 @@ use crate::format::num;
 use dpref::accounting::pld::{EpsilonBracket, PldAccountant};
 use serde_json::json;
 
-/// The PLD bracket of the request's event at its δ (default discretisation, h = 1e-4).
-fn bracket(req: &Request, sigma: f64) -> CliResult<EpsilonBracket> {
+/// The PLD bracket of the request's event at its δ, with the discretisation interval used
+/// (the default settings).
+fn bracket(req: &Request, sigma: f64) -> CliResult<(EpsilonBracket, f64)> {
     let mut acc = PldAccountant::new(req.neighbouring);
     acc.compose(&req.event(sigma)?, 1)?;
     let b = acc.epsilon(req.delta)?;
     finite_epsilon(b.upper, sigma, req.delta)?;
-    Ok(b)
+    Ok((b, acc.settings().value_discretization_interval))
 }
 
 /// `--accountant pld` (`with_rdp = false`) or `all`.
@@ -22,7 +23,7 @@ pub(crate) fn account_pld(args: &AccountArgs, req: &Request, with_rdp: bool) -> 
     if args.mech.orders.is_some() {
         return Err(usage("--orders applies to the RDP accountant; drop it with --accountant pld"));
     }
-    let b = bracket(req, args.sigma)?;
+    let (b, interval) = bracket(req, args.sigma)?;
     let rdp = if with_rdp {
         let bound = req.settings.epsilon(&req.event(args.sigma)?, req.delta)?;
         Some((finite_epsilon(bound.epsilon, args.sigma, req.delta)?, bound.order))
@@ -37,7 +38,7 @@ pub(crate) fn account_pld(args: &AccountArgs, req: &Request, with_rdp: bool) -> 
         v["epsilon"] = json!(epsilon);
         v["epsilon_lower"] = json!(b.lower);
         v["epsilon_upper"] = json!(b.upper);
-        v["value_discretization_interval"] = json!(1e-4);
+        v["value_discretization_interval"] = json!(interval);
         if let Some((r, order)) = rdp {
             v["epsilon_rdp"] = json!(r);
             v["order"] = json!(order);
