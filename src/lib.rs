@@ -93,9 +93,17 @@ pub mod prelude {
     pub use crate::audit::{AuditSettings, EpsilonLowerBound, ThresholdStrategy, epsilon_lower_bound};
     pub use crate::data::{Dataset, absolute_regression};
     pub use crate::geometry::Domain;
+    pub use crate::loss::Loss;
+    pub use crate::model::{Glm, Mlp, SparseGlm};
+    pub use crate::optim::dp2::Preconditioner;
+    pub use crate::optim::dpagd::{FullBatchNoise, Moments, Update};
     pub use crate::optim::run_spec::{Algorithm, RunLoss, RunOutcome, Sampling};
-    pub use crate::optim::{Privacy, PrivacyReport, Run, RunSpec};
+    pub use crate::optim::{
+        AdaptiveNoiseConfig, Algorithm1Config, Dp2Config, DpSgdConfig, MinibatchConfig, NoTrace, Observer, OutputPoint,
+        Privacy, PrivacyReport, Run, RunSpec, Trace, dp_minibatch, dp_sgd, dp2, dp2_extra_query, dpagd, pagan, pasan,
+    };
     pub use crate::rng::{Seeds, Stream};
+    pub use crate::sampling::BatchSampler;
     pub use crate::{Error, Result};
 }
 

@@ -10,7 +10,8 @@ use dpref::audit::{AuditSettings, Mechanism, epsilon_lower_bound, sample_scores}
 use dpref::data::sparse::{SparseDataset, bag_of_words};
 use dpref::loss::Loss;
 use dpref::model::{GradientOracle, SparseGlm};
-use dpref::optim::dp2::algorithm1::{Dp2Config, Dp2Run, NoiseOrder, dp2};
+use dpref::optim::Run;
+use dpref::optim::dp2::algorithm1::{Dp2Config, NoiseOrder, dp2};
 use dpref::optim::dp2::extra_query::dp2_extra_query;
 use dpref::optim::dp2::{Preconditioner, is_sgd_step, replay_preconditioners};
 use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch_on};
@@ -37,7 +38,7 @@ fn config(pre: Preconditioner, t: u64, s1: u64, s2: u64, privacy: Privacy) -> Dp
     Dp2Config::new(pre, t, (s1, s2), (0.5, 0.05), (1.0, 3.0), 0.1, privacy).with_batch_size_b(20.0)
 }
 
-fn run(data: &SparseDataset, cfg: &Dp2Config, seed: u64) -> (Dp2Run, Trace) {
+fn run(data: &SparseDataset, cfg: &Dp2Config, seed: u64) -> (Run, Trace) {
     let mut trace = Trace::default();
     let r = dp2(&SparseGlm { loss: Loss::Logistic, data }, cfg, Seeds::new(seed), &mut trace).unwrap();
     (r, trace)
@@ -151,14 +152,14 @@ fn p5_preconditioner_is_a_function_of_the_transcript() {
             // variant 2 too: its adaptive releases are divided by D, but only SGD-phase releases feed v
             let replayed = replay_preconditioners(&trace.noisy_gradients[..], pre, 4, 5, cfg.eps_adapt).unwrap();
             assert_eq!(replayed, trace.preconditioners, "{pre:?} {order:?}");
-            assert_eq!(r.data_queries, 30);
+            assert_eq!(r.releases, 30);
             assert_eq!(r.preconditioner_updates, 3);
         }
     }
     let cfg = config(RMS, 30, 4, 4, sigma(1.0));
     let r =
         dp2_extra_query(&SparseGlm { loss: Loss::Logistic, data: &data }, &cfg, Seeds::new(8), &mut NoTrace).unwrap();
-    assert_eq!(r.data_queries, 30 + (30 - 30u64.div_ceil(4)));
+    assert_eq!(r.releases, 30 + (30 - 30u64.div_ceil(4)));
 }
 
 /// P6 and P7 on the sparse GLM oracle with a preconditioner: each clipped preconditioned
@@ -366,7 +367,7 @@ fn p10_p11_limits_and_degenerate_delays() {
         cfg.eps_adapt = 1e-3;
         let (r, _) = run(&data, &cfg, 1);
         let expected = delayed_rmsprop_reference(&dense, data.labels(), 17, s1, s2, (0.5, 0.02), 1e-3);
-        for (a, b) in r.run.x.iter().zip(&expected) {
+        for (a, b) in r.x.iter().zip(&expected) {
             assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "s1 {s1}: {a} vs {b}");
         }
     }
@@ -376,8 +377,8 @@ fn p10_p11_limits_and_degenerate_delays() {
     let a = dp2(&oracle, &cfg, Seeds::new(3), &mut NoTrace).unwrap();
     let sgd = MinibatchConfig::new(Update::Sgd, 25, 0.3, 1.0, 0.2, sigma(1.1)).with_batch_size_b(8.0);
     let b = dp_minibatch_on(&oracle, &sgd, Seeds::new(3), &mut NoTrace).unwrap();
-    assert_eq!(bits(&a.run.x), bits(&b.x));
-    assert_eq!(a.run.events, b.events);
+    assert_eq!(bits(&a.x), bits(&b.x));
+    assert_eq!(a.events, b.events);
     assert_eq!(a.preconditioner_updates, 0);
 }
 
@@ -415,7 +416,7 @@ fn p12_closed_form_linear_trajectory() {
                 };
             }
         }
-        for (a, b) in r.run.x.iter().zip(&expected) {
+        for (a, b) in r.x.iter().zip(&expected) {
             assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "{pre:?}: {a} vs {b}");
         }
     }
@@ -428,9 +429,9 @@ fn p13_determinism() {
     let data = words(120, 20, 13);
     let cfg = config(Preconditioner::Yogi { beta: 0.9 }, 30, 4, 4, sigma(1.0));
     let ((a, ta), (b, tb), (c, _)) = (run(&data, &cfg, 5), run(&data, &cfg, 5), run(&data, &cfg, 6));
-    assert_eq!(bits(&a.run.x), bits(&b.run.x));
+    assert_eq!(bits(&a.x), bits(&b.x));
     assert_eq!(ta, tb);
-    assert_ne!(bits(&a.run.x), bits(&c.run.x));
+    assert_ne!(bits(&a.x), bits(&c.x));
 }
 
 /// P14: DP²'s reported ε equals DP-SGD's for the same (q, σ, T, δ) — recomputed here from
@@ -454,10 +455,10 @@ fn p14_privacy_cost_is_dp_sgd_s_and_variant1_pays_more() {
         let mut cfg = Dp2Config::new(pre, t, (s1, s2), lr, clips, q, sigma(sig)).with_batch_size_b(20.0);
         cfg.noise_order = order;
         let r = dp2(&oracle, &cfg, Seeds::new(1), &mut NoTrace).unwrap();
-        assert_eq!(r.run.privacy.epsilon, Some(dp_sgd), "{pre:?} s1 {s1} s2 {s2}");
+        assert_eq!(r.privacy.epsilon, Some(dp_sgd), "{pre:?} s1 {s1} s2 {s2}");
     }
     let cfg = Dp2Config::new(RMS, t, (4, 4), (0.1, 0.1), (1.0, 1.0), q, sigma(sig)).with_batch_size_b(20.0);
-    let v1 = dp2_extra_query(&oracle, &cfg, Seeds::new(1), &mut NoTrace).unwrap().run.privacy.epsilon.unwrap();
+    let v1 = dp2_extra_query(&oracle, &cfg, Seeds::new(1), &mut NoTrace).unwrap().privacy.epsilon.unwrap();
     assert!(v1 > dp_sgd, "variant 1 {v1} <= DP2 {dp_sgd}");
     let scheme = SamplingScheme::Poisson { q };
     let ev = DpEvent::Composed(vec![
@@ -472,10 +473,10 @@ fn p14_privacy_cost_is_dp_sgd_s_and_variant1_pays_more() {
     let target = Privacy::Target { epsilon: 2.0, delta };
     let a = dp2(&oracle, &Dp2Config { privacy: target, ..cfg.clone() }, Seeds::new(2), &mut NoTrace).unwrap();
     let b = dp2_extra_query(&oracle, &Dp2Config { privacy: target, ..cfg }, Seeds::new(2), &mut NoTrace).unwrap();
-    for e in [a.run.privacy.epsilon.unwrap(), b.run.privacy.epsilon.unwrap()] {
+    for e in [a.privacy.epsilon.unwrap(), b.privacy.epsilon.unwrap()] {
         assert!((1.98..=2.0).contains(&e), "{e}");
     }
-    assert!(b.run.privacy.sigma > a.run.privacy.sigma);
+    assert!(b.privacy.sigma > a.privacy.sigma);
 }
 
 /// P15 (the paper's settings through the accountant, integer orders 2..256, values the notes
@@ -538,7 +539,6 @@ fn p16_canary_audit_of_dp2_rmsprop() {
     cfg.sampler = BatchSampler::Full;
     let accounted = dp2(&SparseGlm { loss: Loss::Linear, data: &d }, &cfg, Seeds::new(0), &mut NoTrace)
         .unwrap()
-        .run
         .privacy
         .epsilon
         .unwrap();

@@ -180,17 +180,14 @@ fn golden_optim_dp2() {
         ("dp2_adagrad", Preconditioner::AdaGrad),
         ("dp2_yogi", Preconditioner::Yogi { beta: 0.9 }),
     ] {
-        snapshot(name, summary(&dp2(&oracle, &cfg(pre), Seeds::new(22), &mut NoTrace).unwrap().run));
+        snapshot(name, summary(&dp2(&oracle, &cfg(pre), Seeds::new(22), &mut NoTrace).unwrap()));
     }
     let rms = Preconditioner::RmsProp { beta: 0.9 };
     let noise_first = Dp2Config { noise_order: NoiseOrder::NoiseFirst, ..cfg(rms) };
-    snapshot(
-        "dp2_variant2_noise_first",
-        summary(&dp2(&oracle, &noise_first, Seeds::new(23), &mut NoTrace).unwrap().run),
-    );
+    snapshot("dp2_variant2_noise_first", summary(&dp2(&oracle, &noise_first, Seeds::new(23), &mut NoTrace).unwrap()));
     snapshot(
         "dp2_variant1_extra_query",
-        summary(&dp2_extra_query(&oracle, &cfg(rms), Seeds::new(24), &mut NoTrace).unwrap().run),
+        summary(&dp2_extra_query(&oracle, &cfg(rms), Seeds::new(24), &mut NoTrace).unwrap()),
     );
 }
 

@@ -296,9 +296,9 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
                 cfg.noise_order = NoiseOrder::NoiseFirst;
             }
             if m == Method::Variant1 {
-                dp2_extra_query(&oracle, &cfg, s, &mut rec)?.run
+                dp2_extra_query(&oracle, &cfg, s, &mut rec)?
             } else {
-                dp2(&oracle, &cfg, s, &mut rec)?.run
+                dp2(&oracle, &cfg, s, &mut rec)?
             }
         };
         let tr = oracle.evaluate(&run.x)?;

@@ -16,19 +16,20 @@
 //! Privacy: one `PoissonSampled(q, Gaussian(σ/f))` per step, f = 1 (add/remove) or 2
 //! (replace-one: a replaced record moves the clipped sum by 2C). The normaliser b must be the same
 //! on neighbouring datasets: under add/remove it is the declared `batch_size_b`, never `q·|D|`
-//! (anchors C7; see `batch_normaliser`).
+//! (normalising by q·|D| publishes |D|, the Opacus `int(len(dataset)·q)` pattern:
+//! proofs/dp_sgd.md §5 D1; see `batch_normaliser`).
 //! Proof: proofs/dp_sgd.md.
 
 use super::{
-    Averager, EventLog, GradientBound, Observer, OutputPoint, Privacy, Run, TraceEvent, batch_normaliser, check_start,
-    noise_multiplier, noisy_mean, report,
+    Averager, GradientBound, NoiseForm, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run,
+    TraceEvent, check_start,
 };
-use crate::accounting::{Neighbouring, per_example_sum_gaussian};
+use crate::accounting::Neighbouring;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::geometry::Domain;
 use crate::loss::Loss;
-use crate::rng::{Seeds, Stream};
+use crate::rng::Seeds;
 use crate::sampling::BatchSampler;
 use serde::Serialize;
 
@@ -85,6 +86,14 @@ impl DpSgdConfig {
         self
     }
 
+    /// Runs DP-SGD with these settings, without a trace ([`dp_sgd`] takes an observer).
+    ///
+    /// # Errors
+    /// As [`dp_sgd`].
+    pub fn run(&self, data: &Dataset, loss: Loss, seeds: Seeds) -> Result<Run> {
+        dp_sgd(data, loss, self, seeds, &mut super::NoTrace)
+    }
+
     fn validate(&self, data: &Dataset) -> Result<()> {
         check::count("steps", self.steps_t)?;
         check::positive("learning rate", self.learning_rate_eta)?;
@@ -119,16 +128,21 @@ pub fn dp_sgd(
     loss.check_labels(data)?;
     let (n, d) = (data.n(), data.d());
     let T = config.steps_t;
-    let sigma = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
     let C = config.clip_c;
     let bound = if C.is_infinite() { GradientBound::None } else { GradientBound::L2 { clip: C } };
-    let noise_std = crate::optim::noise_std_on_sum(sigma, C);
-    // A step is a privacy mechanism only with noise and a sensitivity bound.
-    let private = sigma > 0.0 && C.is_finite();
-    let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
-    let step_event = config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 })?)?;
-    let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
-    let mut events = EventLog::default();
+    let mut release = PrivateRelease::new(
+        ReleasePlan {
+            sampler: config.sampler,
+            n,
+            steps: T,
+            privacy: config.privacy,
+            neighbouring: config.neighbouring,
+            batch_size_b: config.batch_size_b,
+            clipped: C.is_finite(),
+            form: NoiseForm::Multiplier,
+        },
+        seeds,
+    )?;
     let mut avg = Averager::new(d);
     // Alg. 1, line 1: initialise x^0
     let mut x = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
@@ -137,15 +151,12 @@ pub fn dp_sgd(
     for k in 0..T {
         observer.observe(TraceEvent::Iterate { step: k, x: &x });
         // Alg. 1, line 3: B_k <- Poisson sample with rate q
-        config.sampler.sample(&mut sampling, n, &mut batch);
+        release.sample(&mut batch);
         // Alg. 1, line 4: g_i = grad F(x^k; z_i) for i in B_k (per example, inside the sum)
         // Alg. 1, line 5: g_i * min(1, C/|g_i|), summed over the batch
         config.engine.bounded_gradient_sum(data, loss, &x, &batch, bound, &mut g, &mut g_hat);
-        // Alg. 1, line 6: g_hat = (sum + N(0, sigma^2 C^2 I)) / b
-        noisy_mean(&mut noise, &mut g_hat, &[noise_std], b)?;
-        if private {
-            events.push(step_event.clone());
-        }
+        // Alg. 1, line 6: g_hat = (sum + N(0, sigma^2 C^2 I)) / b (and its privacy event)
+        release.release(&mut g_hat, NoiseShape::Isotropic { clip: C })?;
         observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
         // Alg. 1, line 7: x^{k+1} = Pi_X(x^k - eta g_hat)
         for ((xn, xk), gk) in x_next.iter_mut().zip(&x).zip(&g_hat) {
@@ -156,6 +167,5 @@ pub fn dp_sgd(
         std::mem::swap(&mut x, &mut x_next);
     }
     // Alg. 1, line 8: output and privacy (derived from the executed events)
-    let privacy = report(&events, sigma, config.privacy, config.neighbouring, C.is_finite())?;
-    Ok(Run { x: avg.output(config.output, &x), x_last: x, steps: T, events, privacy })
+    Ok(Run::new(avg.output(config.output, &x), x, T, release.finish()?))
 }

@@ -1,5 +1,5 @@
 //! The fast path of the bounded gradient sum for generalised linear models, beside the reference
-//! `super::bounded_gradient_sum` (DESIGN principle 1: the reference stays readable; a differential
+//! `super::bounded_gradient_sum` (the reference stays readable; a differential
 //! test proves the two agree, `prop_fast_path_matches_reference`).
 //!
 //! For a GLM, `∇F(w; (x, y)) = ℓ′(⟨x, w⟩, y)·x`, so the norms the clip needs are

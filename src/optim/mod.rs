@@ -11,13 +11,18 @@ pub mod dp2;
 pub mod dp_sgd;
 pub mod dpagd;
 pub mod fast;
+pub mod release;
 pub mod run_spec;
 
+pub use adaptive_noise::{AdaptiveNoiseConfig, pagan, pasan, private_second_moments};
+pub use dp_sgd::{DpSgdConfig, dp_sgd};
+pub use dp2::{Dp2Config, dp2, dp2_extra_query};
+pub use dpagd::{Algorithm1Config, MinibatchConfig, dp_minibatch, dpagd};
+pub use release::{NoiseForm, NoiseShape, PrivateRelease, ReleasePlan, ReleaseSummary};
 pub use run_spec::RunSpec;
 
-use crate::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, calibrate_noise_multiplier};
+use crate::accounting::DpEvent;
 use crate::error::{Error, Result, check};
-use crate::sampling::BatchSampler;
 use serde::Serialize;
 
 /// How much noise a private algorithm adds.
@@ -37,6 +42,16 @@ pub enum Privacy {
     NoiseMultiplier {
         /// σ ≥ 0.
         sigma: f64,
+        /// δ at which to report ε, if any.
+        report_delta: Option<f64>,
+    },
+    /// A given absolute std s ≥ 0 of the noise on each released *mean* (the normalised sum Σ/b),
+    /// as \[ZCHWB\] Algorithm 1 states its σ; only for algorithms stated that way
+    /// ([`NoiseForm::StdOnMean`]), where it is the noise multiplier `s·b/G`. Not a noise
+    /// multiplier: the two are distinct variants so that one cannot be passed for the other.
+    StdOnMean {
+        /// s ≥ 0.
+        std: f64,
         /// δ at which to report ε, if any.
         report_delta: Option<f64>,
     },
@@ -150,22 +165,23 @@ impl Observer for Trace {
 /// The privacy events a run executed, consecutive equal events merged into `SelfComposed`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct EventLog {
-    events: Vec<(DpEvent, u64)>,
+    #[serde(rename = "events")]
+    runs: Vec<(DpEvent, u64)>,
 }
 
 impl EventLog {
     /// Records one execution of `event`.
-    pub fn push(&mut self, event: DpEvent) {
-        match self.events.last_mut() {
+    pub(crate) fn push(&mut self, event: DpEvent) {
+        match self.runs.last_mut() {
             Some((e, c)) if *e == event => *c += 1,
-            _ => self.events.push((event, 1)),
+            _ => self.runs.push((event, 1)),
         }
     }
 
     /// The whole run as one event (`Composed` of `SelfComposed` runs; `None` if nothing ran).
     pub fn as_event(&self) -> Option<DpEvent> {
         let parts: Vec<DpEvent> = self
-            .events
+            .runs
             .iter()
             .map(
                 |(e, c)| {
@@ -180,14 +196,26 @@ impl EventLog {
         }
     }
 
+    /// Replaces the last recorded execution by `event` (a release whose event grew: a second
+    /// release on the same batch). Only [`PrivateRelease`] calls it, in the call that draws.
+    pub(crate) fn replace_last(&mut self, event: DpEvent) {
+        if let Some((_, c)) = self.runs.last_mut() {
+            *c -= 1;
+            if *c == 0 {
+                self.runs.pop();
+            }
+        }
+        self.push(event);
+    }
+
     /// Number of recorded executions.
     pub fn len(&self) -> u64 {
-        self.events.iter().map(|(_, c)| c).sum()
+        self.runs.iter().map(|(_, c)| c).sum()
     }
 
     /// Whether nothing was recorded.
     pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
+        self.runs.is_empty()
     }
 }
 
@@ -215,6 +243,21 @@ pub struct Run {
     pub events: EventLog,
     /// The accountant's reading of `events`.
     pub privacy: PrivacyReport,
+    /// Noisy releases drawn, one per data access (T for one release per step; more for DP²
+    /// variant 1's extra queries).
+    pub releases: u64,
+    /// Updates of a delayed preconditioner from earlier releases (\[LZLRMS\] Alg. 1 line 4; 0 for
+    /// the algorithms without one).
+    pub preconditioner_updates: u64,
+}
+
+impl Run {
+    /// A run that returned `x` (last iterate `x_last`) after `steps` steps, with what its
+    /// [`PrivateRelease`] recorded.
+    pub(crate) fn new(x: Vec<f64>, x_last: Vec<f64>, steps: u64, released: ReleaseSummary) -> Self {
+        let ReleaseSummary { events, privacy, releases } = released;
+        Run { x, x_last, steps, events, privacy, releases, preconditioner_updates: 0 }
+    }
 }
 
 /// Running sums for the output averages.
@@ -247,105 +290,6 @@ impl Averager {
             OutputPoint::Last => last.to_vec(),
         }
     }
-}
-
-/// The noise multiplier for a run of `steps` steps whose per-step event is
-/// `sampler ∘ per_example_sum_gaussian(σ)`.
-///
-/// # Errors
-/// `InvalidParameter` for σ < 0 or invalid targets; `Unsupported` for a sampler or relation no
-/// accountant covers (with a target).
-pub(crate) fn noise_multiplier(
-    privacy: Privacy,
-    sampler: &BatchSampler,
-    n: usize,
-    steps: u64,
-    neighbouring: Neighbouring,
-) -> Result<f64> {
-    let scheme = sampler.scheme(n);
-    noise_multiplier_for(privacy, sampler, neighbouring, |s| crate::accounting::dp_sgd_event(s, scheme, steps))
-}
-
-/// [`noise_multiplier`] for any run whose executed events at noise multiplier σ are
-/// `run_event(σ)` (e.g. DP² variant 1's mix of single and joint releases): a target is calibrated
-/// on `run_event`; a given σ is checked, and, if an ε will be reported, its (sampler, relation)
-/// is checked to be accountable before any randomness.
-///
-/// # Errors
-/// As [`noise_multiplier`].
-pub(crate) fn noise_multiplier_for(
-    privacy: Privacy,
-    sampler: &BatchSampler,
-    neighbouring: Neighbouring,
-    run_event: impl Fn(f64) -> Result<DpEvent>,
-) -> Result<f64> {
-    match privacy {
-        Privacy::NoiseMultiplier { sigma, report_delta } => {
-            let sigma = check::non_negative("sigma", sigma)?;
-            if let Some(d) = report_delta {
-                check::open_unit("delta", d)?;
-                if sigma > 0.0 {
-                    // An ε will be asked for: refuse an unaccountable (sampler, relation) now,
-                    // before any randomness, rather than after the run.
-                    sampler.require_accountable(neighbouring)?;
-                    let mut acc = RdpAccountant::new(neighbouring);
-                    acc.compose(&run_event(sigma)?, 1)?;
-                    // σ so small that no order bounds the run (e.g. 1e-160): refuse rather than
-                    // run and report ε = ∞ beside δ.
-                    if acc.epsilon(d, Conversion::Improved)?.epsilon.is_infinite() {
-                        return Err(Error::invalid(
-                            "sigma",
-                            sigma,
-                            "large enough for a finite epsilon at the reported delta (the accountant's bound is infinite)",
-                        ));
-                    }
-                }
-            }
-            Ok(sigma)
-        }
-        Privacy::Target { epsilon, delta } => {
-            sampler.require_accountable(neighbouring)?;
-            let settings = RdpSettings::new(neighbouring);
-            let rtol = crate::accounting::calibrate::CALIBRATION_RTOL;
-            Ok(calibrate_noise_multiplier(epsilon, delta, &settings, rtol, run_event)?.noise_multiplier)
-        }
-    }
-}
-
-/// The std of the Gaussian noise on a batch sum clipped at C: `σ·C`; without a clip (a run that
-/// makes no privacy claim) σ is taken as the absolute std.
-pub(crate) fn noise_std_on_sum(sigma: f64, clip: f64) -> f64 {
-    if clip.is_infinite() { sigma } else { sigma * clip }
-}
-
-/// The accountant's reading of a run's events (ε at the target's δ, or at `report_delta`).
-///
-/// # Errors
-/// Accountant errors for unsupported events.
-pub(crate) fn report(
-    events: &EventLog,
-    sigma: f64,
-    privacy: Privacy,
-    neighbouring: Neighbouring,
-    clipped: bool,
-) -> Result<PrivacyReport> {
-    let delta = match privacy {
-        Privacy::Target { delta, .. } => Some(delta),
-        Privacy::NoiseMultiplier { report_delta, .. } => report_delta,
-    };
-    if sigma == 0.0 || !clipped {
-        return Ok(PrivacyReport { epsilon: None, delta: None, sigma });
-    }
-    let Some(event) = events.as_event() else {
-        return Ok(PrivacyReport { epsilon: Some(0.0), delta, sigma });
-    };
-    let Some(d) = delta else {
-        return Ok(PrivacyReport { epsilon: None, delta: None, sigma });
-    };
-    let mut acc = RdpAccountant::new(neighbouring);
-    acc.compose(&event, 1)?;
-    let eps = acc.epsilon(d, Conversion::Improved)?.epsilon;
-    Ok(PrivacyReport { epsilon: Some(eps), delta: Some(d), sigma })
 }
 
 /// How per-example gradients are bounded before they are summed.
@@ -384,58 +328,6 @@ pub(crate) fn bounded_gradient_sum(
         }
         crate::linalg::axpy(1.0, g, out);
     }
-}
-
-/// The second half: `ĝ = (sum + N(0, diag(stds)²))/b` in place, with b the run's public
-/// normaliser ([`batch_normaliser`]). `stds` has one entry (isotropic) or d entries.
-///
-/// # Errors
-/// `InvalidParameter` for a negative or non-finite std.
-pub(crate) fn noisy_mean(rng: &mut crate::rng::DpRng, sum: &mut [f64], stds: &[f64], normaliser: f64) -> Result<()> {
-    match stds.len() {
-        1 => crate::noise::add_gaussian(rng, sum, stds[0])?,
-        _ => crate::noise::add_gaussian_diagonal(rng, sum, stds)?,
-    }
-    for v in sum.iter_mut() {
-        *v /= normaliser;
-    }
-    Ok(())
-}
-
-/// The normaliser b of the noisy batch sum, a public constant (anchors C7).
-///
-/// `declared = Some(b)`: b as given (finite, > 0). `None`: the sampler's size read from the data
-/// (`q·n` for Poisson, `n` for the full batch, the fixed size otherwise), which is public only if
-/// the dataset size is: under replace-one neighbouring, for fixed-size samplers, or in a run that
-/// records no privacy event. Under add/remove `|D|` differs between neighbours, so `q·|D|` would
-/// scale the released gradient by `n/(n+1)` and reveal the presence of a record whatever the
-/// noise; that combination is refused.
-///
-/// # Errors
-/// `InvalidParameter` for a declared b that is not finite and positive; `Unsupported` for the
-/// data-derived normaliser of a Poisson or full-batch sampler in a private add/remove run.
-pub(crate) fn batch_normaliser(
-    sampler: &BatchSampler,
-    declared: Option<f64>,
-    n: usize,
-    neighbouring: Neighbouring,
-    private: bool,
-) -> Result<f64> {
-    if let Some(b) = declared {
-        return check::positive("batch size b (normaliser)", b);
-    }
-    let data_sized = matches!(sampler, BatchSampler::Poisson { .. } | BatchSampler::Full);
-    if data_sized && private && neighbouring == Neighbouring::AddRemove {
-        return Err(Error::Unsupported {
-            event: "a batch sum normalised by a size read from the private dataset (q*|D| or |D|)".into(),
-            neighbouring: neighbouring.name().into(),
-            accountant: "RDP",
-            reason: "|D| differs between add/remove neighbours, so the normaliser itself reveals a record \
-                     (its size is private under add/remove); declare the public batch size b (CLI: --batch-size)"
-                .into(),
-        });
-    }
-    Ok(sampler.expected_batch_size(n))
 }
 
 /// Checks a starting point against the dimension and the domain.

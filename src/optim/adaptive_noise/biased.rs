@@ -21,7 +21,9 @@ use crate::data::Dataset;
 use crate::error::{Result, check};
 use crate::geometry::Domain;
 use crate::loss::Loss;
-use crate::optim::{Averager, EventLog, Observer, OutputPoint, PrivacyReport, Run, TraceEvent, check_start};
+use crate::optim::{
+    Averager, EventLog, Observer, OutputPoint, PrivacyReport, ReleaseSummary, Run, TraceEvent, check_start,
+};
 use crate::rng::{DpRng, Seeds, Stream};
 use crate::sampling::BatchSampler;
 
@@ -113,7 +115,9 @@ fn run_template(
         std::mem::swap(&mut x, &mut x_next);
     }
     let privacy = PrivacyReport { epsilon: None, delta: None, sigma: 0.0 };
-    Ok(Run { x: avg.output(config.output, &x), x_last: x, steps: config.steps_t, events: EventLog::default(), privacy })
+    // Templates without a privacy claim: a noisy release per step, no event.
+    let released = ReleaseSummary { events: EventLog::default(), privacy, releases: config.steps_t };
+    Ok(Run::new(avg.output(config.output, &x), x, config.steps_t, released))
 }
 
 /// Algorithm 4 (biased SGD) with the given estimator, noise and step rule.

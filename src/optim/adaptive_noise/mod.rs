@@ -9,7 +9,7 @@
 //! [`adagrad_norm_step`] (Alg. 1 lines 7–8, Alg. 4) and [`adagrad_diagonal_step`] (Alg. 2 lines
 //! 7–8, Alg. 5).
 //!
-//! Corrections (notes §2.7, proofs/adaptive_noise/*.md): the noise scale is
+//! Corrections (errata E1–E21, proofs/adaptive_noise/pasan.md §5): the noise scale is
 //! `s = √log(1/δ)/(bε)` on the mean (printed `√(log(1/δ)/(bε))`), here generalised to a noise
 //! multiplier z on the sum calibrated by the accountant (`s = z/b`); Poisson sampling replaces the
 //! printed sampling with replacement (which no accountant covers; still available); the output
@@ -20,10 +20,18 @@ pub mod pagan;
 pub mod pasan;
 pub mod second_moment;
 
+pub use biased::{biased_adagrad, biased_sgd};
+pub use pagan::pagan;
+pub use pasan::pasan;
+pub use second_moment::{MomentNoise, SecondMomentConfig, SecondMomentEstimate, private_second_moments};
+
 use crate::accounting::Neighbouring;
 use crate::error::{Error, Result, check};
 use crate::geometry::{Domain, EllipsoidProjection};
-use crate::optim::{OutputPoint, Privacy, check_start};
+use crate::optim::{
+    GradientBound, NoTrace, NoiseForm, NoiseShape, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, check_start,
+};
+use crate::rng::Seeds;
 use crate::sampling::BatchSampler;
 use serde::Serialize;
 
@@ -56,7 +64,7 @@ pub struct AdaptiveNoiseConfig {
     /// Reference or GLM fast path for the per-example gradients.
     pub engine: crate::optim::GradientEngine,
     /// b: the public normaliser of the noisy sum (the expected batch size). `None`: read from the
-    /// data (`q·n`), refused for private add/remove runs, where `|D|` is private (anchors C7).
+    /// data (`q·n`), refused for private add/remove runs, where `|D|` is private (proofs/dp_sgd.md §5 D1).
     pub batch_size_b: Option<f64>,
 }
 
@@ -85,6 +93,24 @@ impl AdaptiveNoiseConfig {
     pub fn with_batch_size_b(mut self, b: f64) -> Self {
         self.batch_size_b = Some(b);
         self
+    }
+
+    /// Runs PASAN (\[ADFJT\] Alg. 1) with these settings, without a trace ([`pasan()`] takes an
+    /// observer).
+    ///
+    /// # Errors
+    /// As [`pasan()`].
+    pub fn run_pasan(&self, data: &crate::data::Dataset, loss: crate::loss::Loss, seeds: Seeds) -> Result<Run> {
+        pasan::pasan(data, loss, self, seeds, &mut NoTrace)
+    }
+
+    /// Runs PAGAN (\[ADFJT\] Alg. 2) with these settings, without a trace ([`pagan()`] takes an
+    /// observer).
+    ///
+    /// # Errors
+    /// As [`pagan()`].
+    pub fn run_pagan(&self, data: &crate::data::Dataset, loss: crate::loss::Loss, seeds: Seeds) -> Result<Run> {
+        pagan::pagan(data, loss, self, seeds, &mut NoTrace)
     }
 
     pub(crate) fn validate(&self, n: usize, d: usize) -> Result<()> {
@@ -127,16 +153,45 @@ impl AdaptiveNoiseConfig {
         self.ellipsoid_c.iter().map(|c| c / (self.clip_radius_b * self.clip_radius_b)).collect()
     }
 
-    /// Per-coordinate noise std on the *sum*: `z·(A^{−1/2})ⱼⱼ = z·B/√Cⱼⱼ` (or z without clipping).
-    pub(crate) fn noise_stds(&self, z: f64) -> Vec<f64> {
-        if self.clip_radius_b.is_infinite() {
-            return vec![z; self.ellipsoid_c.len()];
+    /// Lines 3–6 of Algs. 1–2, set up once: the run's [`PrivateRelease`] (batch draw, noise and
+    /// events), and the bound and noise shape of its releases: per-example projections onto
+    /// `E_A`, `A = C/B²`, and noise of std `z·(A^{−1/2})ⱼⱼ = z·B/√Cⱼⱼ` on the sum (z without
+    /// clipping).
+    ///
+    /// # Errors
+    /// As [`PrivateRelease::new`].
+    pub(crate) fn private_release(&self, n: usize, seeds: Seeds) -> Result<PrivateRelease> {
+        PrivateRelease::new(
+            ReleasePlan {
+                sampler: self.sampler,
+                n,
+                steps: self.steps_t,
+                privacy: self.privacy,
+                neighbouring: self.neighbouring,
+                batch_size_b: self.batch_size_b,
+                clipped: self.clip_radius_b.is_finite(),
+                form: NoiseForm::Multiplier,
+            },
+            seeds,
+        )
+    }
+
+    /// The bound of line 5 for `a = diag(A)` (none without clipping).
+    pub(crate) fn gradient_bound<'a>(&self, a: &'a [f64]) -> GradientBound<'a> {
+        if self.clip_radius_b.is_finite() {
+            GradientBound::Ellipsoid { a, kind: self.projection }
+        } else {
+            GradientBound::None
         }
-        self.ellipsoid_c.iter().map(|c| z * self.clip_radius_b / c.sqrt()).collect()
+    }
+
+    /// The noise shape of line 6.
+    pub(crate) fn noise_shape(&self) -> NoiseShape<'_> {
+        NoiseShape::Ellipsoid { clip_radius_b: self.clip_radius_b, ellipsoid_c: &self.ellipsoid_c }
     }
 }
 
-/// The noise multiplier of \[ADFJT\]'s printed calibration, corrected (notes §2.7 item 1): on the
+/// The noise multiplier of \[ADFJT\]'s printed calibration, corrected (erratum E1, proofs/adaptive_noise/pasan.md §5): on the
 /// sum in whitened coordinates, `z = √log(1/δ)/ε` (std `z/b` on the mean). Not a certified
 /// guarantee by itself (Lemma 3.1's constant c is unspecified): a run with it reports the ε the
 /// accountant derives.

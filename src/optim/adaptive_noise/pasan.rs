@@ -21,15 +21,11 @@
 //! proofs/adaptive_noise/pasan.md (§2 line table, §5 errata).
 
 use super::{AdaptiveNoiseConfig, adagrad_norm_step};
-use crate::accounting::per_example_sum_gaussian;
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::loss::Loss;
-use crate::optim::{
-    Averager, EventLog, GradientBound, Observer, Run, TraceEvent, batch_normaliser, noise_multiplier, noisy_mean,
-    report,
-};
-use crate::rng::{Seeds, Stream};
+use crate::optim::{Averager, Observer, Run, TraceEvent};
+use crate::rng::Seeds;
 
 /// Runs PASAN (see the module doc) with sampling and noise streams from `seeds`.
 ///
@@ -48,19 +44,10 @@ pub fn pasan(
     config.validate(n, d)?;
     loss.check_labels(data)?;
     let T = config.steps_t;
-    let z = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
-    let private = z > 0.0 && config.clip_radius_b.is_finite();
-    let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
-    let step_event = config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { z } else { 1.0 })?)?;
+    let mut release = config.private_release(n, seeds)?;
     let a = config.ellipsoid_a();
-    let bound = if config.clip_radius_b.is_finite() {
-        GradientBound::Ellipsoid { a: &a, kind: config.projection }
-    } else {
-        GradientBound::None
-    };
-    let stds = config.noise_stds(z);
-    let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
-    let (mut events, mut avg) = (EventLog::default(), Averager::new(d));
+    let bound = config.gradient_bound(&a);
+    let mut avg = Averager::new(d);
     // Alg. 1, line 1: x^0 in X
     let mut x = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
     config.domain.project(&mut x);
@@ -69,15 +56,12 @@ pub fn pasan(
     for k in 0..T {
         observer.observe(TraceEvent::Iterate { step: k, x: &x });
         // Alg. 1, line 3: draw the batch D_k
-        config.sampler.sample(&mut sampling, n, &mut batch);
+        release.sample(&mut batch);
         // Alg. 1, line 4: A_k = C/B^2 (fixed, `a`)
         // Alg. 1, line 5: g_tilde = (1/b) sum_i pi_A(g^{k,i}) (the sum here; divided by b below)
         config.engine.bounded_gradient_sum(data, loss, &x, &batch, bound, &mut g, &mut g_hat);
         // Alg. 1, line 6: g_hat = g_tilde + s xi, xi ~ N(0, A^-1), s = z/b (corrected): (sum + z A^-1/2 w)/b
-        noisy_mean(&mut noise, &mut g_hat, &stds, b)?;
-        if private {
-            events.push(step_event.clone());
-        }
+        release.release(&mut g_hat, config.noise_shape())?;
         observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
         // Alg. 1, line 7: alpha_k = alpha / sqrt(sum_{i<=k} |g_hat^i|^2)
         // Alg. 1, line 8: x^{k+1} = Pi_X(x^k - alpha_k g_hat^k) (both in `adagrad_norm_step`)
@@ -86,6 +70,5 @@ pub fn pasan(
         std::mem::swap(&mut x, &mut x_next);
     }
     // Alg. 1, line 9: return the average (k = 0..T-1 by default, corrected)
-    let privacy = report(&events, z, config.privacy, config.neighbouring, config.clip_radius_b.is_finite())?;
-    Ok(Run { x: avg.output(config.output, &x), x_last: x, steps: T, events, privacy })
+    Ok(Run::new(avg.output(config.output, &x), x, T, release.finish()?))
 }

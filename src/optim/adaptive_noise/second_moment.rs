@@ -1,5 +1,5 @@
-//! Private second-moment estimation. \[ADFJT\] Algorithm 3 (Sec. 4.1), with the fixes of notes
-//! §2.3 and §8.5.
+//! Private second-moment estimation. \[ADFJT\] Algorithm 3 (Sec. 4.1), with the fixes of
+//! proofs/adaptive_noise/second_moment.md §5 (erratum E13).
 //!
 //! Input: feature rows `z₁..zₙ ∈ ℝ^d` (assumed `max_j σⱼ = 1`, `σⱼ² = E zⱼ²`), the moment ratio
 //! r (Def. 4.1), rounds `T_est`, and the noise. Output: `σ̂ ∈ {2⁻¹, …, 2^{−T_est}}^d` and the
@@ -29,11 +29,11 @@
 //! # Proof
 //! proofs/adaptive_noise/second_moment.md.
 
-use crate::accounting::{DpEvent, gaussian};
+use crate::accounting::gaussian;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
-use crate::optim::EventLog;
-use crate::rng::{Seeds, Stream};
+use crate::optim::{EventLog, PrivateRelease};
+use crate::rng::Seeds;
 use serde::Serialize;
 
 /// The noise of Algorithm 3's releases.
@@ -121,8 +121,8 @@ pub fn private_second_moments(
         }
         MomentNoise::Multiplier(z) => Some(check::non_negative("moment noise multiplier", z)?),
     };
-    let mut rng = seeds.stream(Stream::Noise);
-    let mut events = EventLog::default();
+    // Round t's release is a Gaussian mechanism on a statistic of declared sensitivity Delta_t.
+    let mut release = PrivateRelease::statistics(z_round.unwrap_or(0.0), seeds)?;
     let mut noise_stds = Vec::new();
     // Alg. 3, line 1: Delta = 1; U = {1..d}
     let mut Delta = 1.0f64;
@@ -134,25 +134,25 @@ pub fn private_second_moments(
         let rho2 = rho * rho;
         // Alg. 3, line 5: v_{t,j} = (1/n) sum_i min(z_ij^2, rho_t^2) + N(0, sigma_t^2)
         let sensitivity = (U.len() as f64).sqrt() * rho2 / n as f64;
+        let mut v: Vec<f64> =
+            U.iter().map(|&j| (0..n).map(|i| data.row(i)[j].powi(2).min(rho2)).sum::<f64>() / n as f64).collect();
+        // The noise N(0, sigma_t^2) and the round's event (none for an empty U, which releases
+        // nothing): sigma_t = z_round Delta_t, or the printed variance (whose multiplier
+        // sigma_t / Delta_t is what the event records).
         let std = match (z_round, config.noise) {
-            (Some(z), _) => z * sensitivity,
+            (Some(_), _) => release.release_statistic(&mut v, sensitivity)?,
             (None, MomentNoise::PaperVariance { epsilon, delta }) => {
                 let te = T_est as f64;
-                (rho2 * rho2 * te * te * d as f64 * (te / delta).ln() / ((n * n) as f64 * epsilon * epsilon)).sqrt()
+                let std = (rho2 * rho2 * te * te * d as f64 * (te / delta).ln() / ((n * n) as f64 * epsilon * epsilon))
+                    .sqrt();
+                release.release_statistic_given_std(&mut v, std, sensitivity)?;
+                std
             }
             _ => unreachable!("invariant: z_round is None only for PaperVariance"),
         };
         noise_stds.push(std);
-        // An empty U releases nothing (and has sensitivity 0): no event. The noise stream is not
-        // touched either, since the loop below draws one value per coordinate of U.
-        if std > 0.0 && !U.is_empty() {
-            // the multiplier of the release: z_round exactly, or what the printed variance gives
-            events.push(DpEvent::gaussian(z_round.unwrap_or(std / sensitivity))?);
-        }
         let mut removed = Vec::new();
-        for &j in &U {
-            let mean = (0..n).map(|i| data.row(i)[j].powi(2).min(rho2)).sum::<f64>() / n as f64;
-            let v = mean + std * crate::noise::standard_normal(&mut rng);
+        for (&j, &v) in U.iter().zip(&v) {
             // Alg. 3, line 6: if sqrt(max(v, 0)) >= 2^{-t-1}
             if v.max(0.0).sqrt() >= (-(t as f64) - 1.0).exp2() {
                 // Alg. 3, line 7: sigma_hat_j = 2^{-t}
@@ -170,5 +170,5 @@ pub fn private_second_moments(
         sigma_hat[j] = (-(T_est as f64)).exp2();
     }
     // Alg. 3, line 11: return sigma_hat
-    Ok(SecondMomentEstimate { sigma_hat, rounds: T_est, events, noise_stds })
+    Ok(SecondMomentEstimate { sigma_hat, rounds: T_est, events: release.finish()?.events, noise_stds })
 }

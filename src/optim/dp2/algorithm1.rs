@@ -2,8 +2,8 @@
 //! DP²-Yogi; [`Preconditioner`]), the non-private delayed-preconditioner method (σ = 0, C = ∞)
 //! and ablation variant 2 ([`NoiseOrder::NoiseFirst`]).
 //!
-//! Input: a [`GradientOracle`] (model and private data), [`Dp2Config`]. Output: [`Dp2Run`] with
-//! `x = w^T`. Steps are 0-indexed, `φ(t) = t mod (s1 + s2)`; SGD phase `φ < s1`, adaptive phase
+//! Input: a [`GradientOracle`] (model and private data), [`Dp2Config`]. Output: [`Run`] with
+//! `x = w^T` and the counts of data queries (`releases`) and preconditioner updates. Steps are 0-indexed, `φ(t) = t mod (s1 + s2)`; SGD phase `φ < s1`, adaptive phase
 //! `φ ≥ s1` (P1).
 //! ```text
 //!  1: for t = 0, ..., T−1:
@@ -27,18 +27,19 @@
 //! (noise σ·C for a sum of sensitivity C, whatever the phase), so T steps cost exactly DP-SGD's
 //! ε for the same (q, σ, T), independent of s1, s2, β, ε, the clips and the learning rates (P14).
 //! D^t and v are post-processing of earlier releases ([`super::replay_preconditioners`]).
-//! Sampling is Poisson normalised by the public b, as the accountant assumes (notes §3.3).
+//! Sampling is Poisson normalised by the public b, as the accountant assumes (\[LZLRMS\] erratum 10,
+//! proofs/dp2/variants.md §5.1).
 //! # Proof
 //! Proof: proofs/dp2/dp2.md.
 
 use super::{Preconditioner, preconditioner_diagonal};
-use crate::accounting::{Neighbouring, per_example_sum_gaussian};
+use crate::accounting::Neighbouring;
 use crate::error::{Error, Result, check};
 use crate::model::GradientOracle;
 use crate::optim::{
-    EventLog, Observer, Privacy, Run, TraceEvent, batch_normaliser, check_start, noise_multiplier, noisy_mean, report,
+    NoiseForm, NoiseShape, Observer, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent, check_start,
 };
-use crate::rng::{Seeds, Stream};
+use crate::rng::Seeds;
 use crate::sampling::BatchSampler;
 use serde::Serialize;
 
@@ -133,6 +134,51 @@ impl Dp2Config {
         }
     }
 
+    /// Runs DP² (Algorithm 1) with these settings, without a trace ([`dp2()`] takes an observer).
+    ///
+    /// # Errors
+    /// As [`dp2()`].
+    pub fn run(&self, oracle: &impl GradientOracle, seeds: Seeds) -> Result<Run> {
+        dp2(oracle, self, seeds, &mut crate::optim::NoTrace)
+    }
+
+    /// Runs ablation variant 1 (the extra query, \[LZLRMS\] Alg. 2) with these settings, without a
+    /// trace.
+    ///
+    /// # Errors
+    /// As [`super::extra_query::dp2_extra_query`].
+    pub fn run_extra_query(&self, oracle: &impl GradientOracle, seeds: Seeds) -> Result<Run> {
+        super::extra_query::dp2_extra_query(oracle, self, seeds, &mut crate::optim::NoTrace)
+    }
+
+    /// The run's [`PrivateRelease`]: one noise multiplier σ for both phases (noise σ·C on a sum
+    /// of sensitivity C), calibrated on `run_event` if given (variant 1's mix of single and joint
+    /// releases), else on T subsampled releases.
+    ///
+    /// # Errors
+    /// As [`PrivateRelease::new`].
+    pub(crate) fn private_release(
+        &self,
+        n: usize,
+        seeds: Seeds,
+        run_event: Option<&dyn Fn(f64) -> Result<crate::accounting::DpEvent>>,
+    ) -> Result<PrivateRelease> {
+        let plan = ReleasePlan {
+            sampler: self.sampler,
+            n,
+            steps: self.steps_t,
+            privacy: self.privacy,
+            neighbouring: self.neighbouring,
+            batch_size_b: self.batch_size_b,
+            clipped: self.clip_sgd_c1.is_finite() && self.adaptive_clip().is_finite(),
+            form: NoiseForm::Multiplier,
+        };
+        match run_event {
+            Some(event) => PrivateRelease::calibrated_on(plan, seeds, event),
+            None => PrivateRelease::new(plan, seeds),
+        }
+    }
+
     pub(crate) fn validate(&self, n: usize, p: usize) -> Result<()> {
         self.preconditioner.validate()?;
         check::count("steps T", self.steps_t)?;
@@ -158,17 +204,6 @@ impl Dp2Config {
     }
 }
 
-/// The result of a DP² run: the [`Run`], and how often the data was queried and v updated.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Dp2Run {
-    /// Output `w^T`, events, privacy.
-    pub run: Run,
-    /// Calls of the data access (line 9): T for Algorithm 1 (P5).
-    pub data_queries: u64,
-    /// Preconditioner updates (line 4).
-    pub preconditioner_updates: u64,
-}
-
 /// Runs Algorithm 1 (see the module doc).
 ///
 /// # Errors
@@ -180,24 +215,17 @@ pub fn dp2(
     config: &Dp2Config,
     seeds: Seeds,
     observer: &mut impl Observer,
-) -> Result<Dp2Run> {
+) -> Result<Run> {
     let (n, p) = (oracle.num_records(), oracle.num_params());
     config.validate(n, p)?;
     let w0 = config.w0.clone().unwrap_or_else(|| vec![0.0; p]);
     oracle.validate(&w0)?;
     let (T, s1, s2) = (config.steps_t, config.delay_sgd_s1, config.delay_adaptive_s2);
     let (C1, C_adaptive) = (config.clip_sgd_c1, config.adaptive_clip());
-    let sigma = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
-    let clipped = C1.is_finite() && C_adaptive.is_finite();
-    let private = sigma > 0.0 && clipped;
-    let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
-    let step_event = config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 })?)?;
-    let noise_std = |c: f64| crate::optim::noise_std_on_sum(sigma, c);
-    let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
-    let mut events = EventLog::default();
+    let mut release = config.private_release(n, seeds, None)?;
     let (mut v, mut acc, mut d, mut g) = (vec![0.0; p], vec![0.0; p], vec![1.0; p], vec![0.0; p]);
     let mut batch = Vec::new();
-    let (mut data_queries, mut preconditioner_updates) = (0u64, 0u64);
+    let mut preconditioner_updates = 0u64;
     let mut w = w0;
     // Alg. 1, line 1: for t = 0, ..., T-1
     for t in 0..T {
@@ -218,23 +246,23 @@ pub fn dp2(
             acc.iter_mut().for_each(|a| *a = 0.0);
         }
         // Alg. 1, line 7: sample a mini-batch B
-        config.sampler.sample(&mut sampling, n, &mut batch);
+        release.sample(&mut batch);
         // Alg. 1, line 9: D^t = 1 or sqrt(v) + eps; g_tilde = (sum clip(g_i / D, C) + N(0, sigma^2 C^2 I)) / b
         // (line 8, the per-example gradients, happens inside the oracle)
         let lr = if phase < s1 {
             oracle.preconditioned_clipped_sum(&w, &batch, None, C1, &mut g);
-            noisy_mean(&mut noise, &mut g, &[noise_std(C1)], b)?;
+            release.release(&mut g, NoiseShape::Isotropic { clip: C1 })?;
             config.learning_rate_sgd_alpha1
         } else {
             observer.observe(TraceEvent::Preconditioner { step: t, d: &d });
             match config.noise_order {
                 NoiseOrder::PreconditionFirst => {
                     oracle.preconditioned_clipped_sum(&w, &batch, Some(&d), C_adaptive, &mut g);
-                    noisy_mean(&mut noise, &mut g, &[noise_std(C_adaptive)], b)?;
+                    release.release(&mut g, NoiseShape::Isotropic { clip: C_adaptive })?;
                 }
                 NoiseOrder::NoiseFirst => {
                     oracle.preconditioned_clipped_sum(&w, &batch, None, C_adaptive, &mut g);
-                    noisy_mean(&mut noise, &mut g, &[noise_std(C_adaptive)], b)?;
+                    release.release(&mut g, NoiseShape::Isotropic { clip: C_adaptive })?;
                     for (gj, dj) in g.iter_mut().zip(&d) {
                         *gj /= dj;
                     }
@@ -242,10 +270,6 @@ pub fn dp2(
             }
             config.learning_rate_adaptive_alpha2
         };
-        data_queries += 1;
-        if private {
-            events.push(step_event.clone());
-        }
         observer.observe(TraceEvent::NoisyGradient { step: t, g_hat: &g });
         // Alg. 1, line 10: G <- G + g_tilde
         crate::linalg::axpy(1.0, &g, &mut acc);
@@ -253,6 +277,7 @@ pub fn dp2(
         crate::linalg::axpy(-lr, &g, &mut w);
     }
     // Alg. 1, line 12: return w^T and the privacy of the executed events
-    let privacy = report(&events, sigma, config.privacy, config.neighbouring, clipped)?;
-    Ok(Dp2Run { run: Run { x: w.clone(), x_last: w, steps: T, events, privacy }, data_queries, preconditioner_updates })
+    let mut run = Run::new(w.clone(), w, T, release.finish()?);
+    run.preconditioner_updates = preconditioner_updates;
+    Ok(run)
 }

@@ -3,7 +3,7 @@
 //! second time for a preconditioned release.
 //!
 //! Input: a [`GradientOracle`], [`Dp2Config`] (s = `delay_sgd_s1`; `delay_adaptive_s2` unused;
-//! RMSProp/AdaGrad/Yogi rule; α1/α2 and C1/C2 by step kind). Output: [`Dp2Run`] with `x = w^T`.
+//! RMSProp/AdaGrad/Yogi rule; α1/α2 and C1/C2 by step kind). Output: [`Run`] with `x = w^T`.
 //! 1-indexed as printed:
 //! ```text
 //!  1: G ← 0
@@ -29,13 +29,13 @@
 //! # Proof
 //! Proof: proofs/dp2/variants.md.
 
-use super::algorithm1::{Dp2Config, Dp2Run};
+use super::algorithm1::Dp2Config;
 use super::preconditioner_diagonal;
 use crate::accounting::{DpEvent, per_example_sum_gaussian};
 use crate::error::Result;
 use crate::model::GradientOracle;
-use crate::optim::{EventLog, Observer, Run, TraceEvent, batch_normaliser, noise_multiplier_for, noisy_mean, report};
-use crate::rng::{Seeds, Stream};
+use crate::optim::{NoiseShape, Observer, Run, TraceEvent};
+use crate::rng::Seeds;
 
 /// The privacy event of Algorithm 2's T steps with delay s at noise multiplier σ.
 ///
@@ -64,7 +64,7 @@ pub fn dp2_extra_query(
     config: &Dp2Config,
     seeds: Seeds,
     observer: &mut impl Observer,
-) -> Result<Dp2Run> {
+) -> Result<Run> {
     let (n, p) = (oracle.num_records(), oracle.num_params());
     if config.noise_order != super::algorithm1::NoiseOrder::PreconditionFirst {
         return Err(crate::Error::invalid(
@@ -78,34 +78,22 @@ pub fn dp2_extra_query(
     oracle.validate(&w0)?;
     let (T, s) = (config.steps_t, config.delay_sgd_s1);
     let (C1, C2) = (config.clip_sgd_c1, config.clip_adaptive_c2);
-    let sigma = noise_multiplier_for(config.privacy, &config.sampler, config.neighbouring, |s| {
-        extra_query_event(config, n, s)
-    })?;
-    let clipped = C1.is_finite() && C2.is_finite();
-    let private = sigma > 0.0 && clipped;
-    let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
-    let scheme = config.sampler.scheme(n);
-    let one = if private { sigma } else { 1.0 };
-    let single_event = scheme.wrap(per_example_sum_gaussian(one)?)?;
-    let double_event = scheme.wrap(per_example_sum_gaussian(one / std::f64::consts::SQRT_2)?)?;
-    let noise_std = |c: f64| crate::optim::noise_std_on_sum(sigma, c);
-    let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
-    let mut events = EventLog::default();
+    let run_event = |sigma: f64| extra_query_event(config, n, sigma);
+    let mut release = config.private_release(n, seeds, Some(&run_event))?;
     let (mut v, mut acc, mut d) = (vec![0.0; p], vec![0.0; p], vec![1.0; p]);
     let (mut g_sgd, mut g_ada) = (vec![0.0; p], vec![0.0; p]);
     let mut batch = Vec::new();
-    let (mut data_queries, mut preconditioner_updates, mut in_acc) = (0u64, 0u64, 0u64);
+    let (mut preconditioner_updates, mut in_acc) = (0u64, 0u64);
     // Alg. 2, line 1: G <- 0
     let mut w = w0;
     // Alg. 2, line 2: for t = 1..T
     for t in 1..=T {
         observer.observe(TraceEvent::Iterate { step: t - 1, x: &w });
         // Alg. 2, line 3: sample B
-        config.sampler.sample(&mut sampling, n, &mut batch);
+        release.sample(&mut batch);
         // Alg. 2, line 5: g_tilde = (sum clip(g_i, C1) + N(0, sigma^2 C1^2 I)) / b; G <- G + g_tilde
         oracle.preconditioned_clipped_sum(&w, &batch, None, C1, &mut g_sgd);
-        noisy_mean(&mut noise, &mut g_sgd, &[noise_std(C1)], b)?;
-        data_queries += 1;
+        release.release(&mut g_sgd, NoiseShape::Isotropic { clip: C1 })?;
         crate::linalg::axpy(1.0, &g_sgd, &mut acc);
         in_acc += 1;
         // Alg. 2, line 6: every s steps, a preconditioner update and a DP-SGD step
@@ -118,26 +106,21 @@ pub fn dp2_extra_query(
             // Alg. 2, line 8: G <- 0
             acc.iter_mut().for_each(|a| *a = 0.0);
             in_acc = 0;
-            if private {
-                events.push(single_event.clone());
-            }
             // Alg. 2, line 9: g_bar = g_tilde
             (&g_sgd, config.learning_rate_sgd_alpha1)
         } else {
             // Alg. 2, line 11: the second query, g_hat = (sum clip(g_i / D, C2) + N(0, sigma^2 C2^2 I)) / b
+            // (the release's event becomes the joint one of the batch's two releases)
             observer.observe(TraceEvent::Preconditioner { step: t - 1, d: &d });
             oracle.preconditioned_clipped_sum(&w, &batch, Some(&d), C2, &mut g_ada);
-            noisy_mean(&mut noise, &mut g_ada, &[noise_std(C2)], b)?;
-            data_queries += 1;
-            if private {
-                events.push(double_event.clone());
-            }
+            release.release(&mut g_ada, NoiseShape::Isotropic { clip: C2 })?;
             (&g_ada, config.learning_rate_adaptive_alpha2)
         };
         observer.observe(TraceEvent::NoisyGradient { step: t - 1, g_hat: released });
         // Alg. 2, line 12: w^t = w^{t-1} - alpha g_bar (every iteration)
         crate::linalg::axpy(-lr, released, &mut w);
     }
-    let privacy = report(&events, sigma, config.privacy, config.neighbouring, clipped)?;
-    Ok(Dp2Run { run: Run { x: w.clone(), x_last: w, steps: T, events, privacy }, data_queries, preconditioner_updates })
+    let mut run = Run::new(w.clone(), w, T, release.finish()?);
+    run.preconditioner_updates = preconditioner_updates;
+    Ok(run)
 }

@@ -8,12 +8,15 @@
 //! * The baselines DP-RMSProp, DP-AdaGrad and DP-Adam are the minibatch optimisers of
 //!   [`crate::optim::dpagd::minibatch`] (one implementation for both papers).
 //!
-//! Notation (notes' warning): `eps_adapt` is the adaptivity constant of `D = √v + ε`; privacy ε
+//! Notation (the paper writes ε for both): `eps_adapt` is the adaptivity constant of `D = √v + ε`; privacy ε
 //! is reported by the accountant. The preconditioner is a function of released noisy gradients
 //! only ([`replay_preconditioners`] recomputes it from the transcript without the data).
 
 pub mod algorithm1;
 pub mod extra_query;
+
+pub use algorithm1::{Dp2Config, NoiseOrder, dp2};
+pub use extra_query::dp2_extra_query;
 
 use crate::error::{Error, Result, check};
 use serde::Serialize;

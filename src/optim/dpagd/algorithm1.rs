@@ -2,7 +2,7 @@
 //! its instances DP-GD, DP-RMSProp and DP-Adam ([`Moments`]).
 //!
 //! Input: dataset S (n records), a [`Model`], [`Algorithm1Config`]. Output: [`Run`] with `x = w_R`.
-//! Index convention (notes §2.1, §8 item 5): `w_1` is the initial point, iterations t = 1..T, exactly
+//! Index convention (erratum Z5, proofs/dpagd/dp_gd.md §5): `w_1` is the initial point, iterations t = 1..T, exactly
 //! T noisy releases, `R ~ Unif{1..T}` drawn before the run and independent of the data.
 //! ```text
 //! 1: Input: S, ℓ, w_1, {φ_t, ψ_t}
@@ -23,13 +23,11 @@
 //! Proof: proofs/dpagd/dp_gd.md, proofs/dpagd/dp_rmsprop.md, proofs/dpagd/dp_adam.md.
 
 use super::{MomentState, Moments};
-use crate::accounting::{Neighbouring, per_example_sum_gaussian};
+use crate::accounting::Neighbouring;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::model::Model;
-use crate::optim::{
-    EventLog, Observer, Privacy, Run, TraceEvent, batch_normaliser, noise_multiplier, noisy_mean, report,
-};
+use crate::optim::{NoiseForm, NoiseShape, Observer, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent};
 use crate::rng::{Seeds, Stream};
 use crate::sampling::BatchSampler;
 use rand::RngExt;
@@ -90,7 +88,7 @@ pub struct Algorithm1Config {
     /// The neighbouring relation of the claim (the paper's Definition 1 is replace-one).
     pub neighbouring: Neighbouring,
     /// n: the public normaliser of the gradient mean. `None`: `|S|`, refused for private
-    /// add/remove runs, where `|S|` is private (anchors C7).
+    /// add/remove runs, where `|S|` is private (proofs/dp_sgd.md §5 D1).
     pub dataset_size_n: Option<f64>,
     /// w_1 (default 0).
     pub w1: Option<Vec<f64>>,
@@ -125,6 +123,14 @@ impl Algorithm1Config {
             w1: None,
             output: Algorithm1Output::RandomIterate,
         }
+    }
+
+    /// Runs Algorithm 1 with these settings, without a trace ([`dpagd`] takes an observer).
+    ///
+    /// # Errors
+    /// As [`dpagd`].
+    pub fn run(&self, data: &Dataset, model: &impl Model, seeds: Seeds) -> Result<Run> {
+        dpagd(data, model, self, seeds, &mut crate::optim::NoTrace)
     }
 
     fn validate(&self, p: usize) -> Result<()> {
@@ -173,31 +179,29 @@ pub fn dpagd(
     let w1 = config.w1.clone().unwrap_or_else(|| vec![0.0; p]);
     model.validate(&w1, data)?;
     let (n, T, G) = (data.n(), config.steps_t, config.gradient_bound_g);
-    // Alg. 1, line 2: sigma. One release is the event of a noise multiplier s = sigma b / G on
-    // the sum of clipped gradients, b the public normaliser n.
-    let private = G.is_finite() && !matches!(config.noise, FullBatchNoise::Std { sigma, .. } if sigma == 0.0);
-    let b = batch_normaliser(&BatchSampler::Full, config.dataset_size_n, n, config.neighbouring, private)?;
-    let (s, privacy) = match config.noise {
-        FullBatchNoise::Std { sigma, report_delta } => {
-            let privacy = Privacy::NoiseMultiplier { sigma: if private { sigma * b / G } else { 0.0 }, report_delta };
-            (noise_multiplier(privacy, &BatchSampler::Full, n, T, config.neighbouring)?, privacy)
-        }
-        FullBatchNoise::Target { epsilon, delta } => {
-            let privacy = Privacy::Target { epsilon, delta };
-            (noise_multiplier(privacy, &BatchSampler::Full, n, T, config.neighbouring)?, privacy)
-        }
+    // Alg. 1, line 2: sigma, an absolute std on the mean: one release is the event of a noise
+    // multiplier s = sigma b / G on the sum of clipped gradients, b the public normaliser n.
+    let privacy = match config.noise {
+        FullBatchNoise::Std { sigma, report_delta } => Privacy::StdOnMean { std: sigma, report_delta },
+        FullBatchNoise::Target { epsilon, delta } => Privacy::Target { epsilon, delta },
     };
-    let sigma = match config.noise {
-        FullBatchNoise::Std { sigma, .. } => sigma,
-        FullBatchNoise::Target { .. } => s * G / b,
-    };
-    let step_event = per_example_sum_gaussian(if private { s } else { 1.0 })?;
-    let (mut noise, mut output_rng) =
-        (seeds.stream(Stream::Noise), seeds.stream(Stream::Other(OUTPUT_INDEX_STREAM_TAG)));
+    let mut release = PrivateRelease::new(
+        ReleasePlan {
+            sampler: BatchSampler::Full,
+            n,
+            steps: T,
+            privacy,
+            neighbouring: config.neighbouring,
+            batch_size_b: config.dataset_size_n,
+            clipped: G.is_finite(),
+            form: NoiseForm::StdOnMean { gradient_bound: G },
+        },
+        seeds,
+    )?;
+    let mut output_rng = seeds.stream(Stream::Other(OUTPUT_INDEX_STREAM_TAG));
     // Line 7's R ~ Unif{1..T}, drawn first: it cannot depend on the data or the noise.
     let R = output_rng.random_range(1..=T);
-    let batch: Vec<usize> = (0..n).collect();
-    let mut events = EventLog::default();
+    let mut batch = Vec::with_capacity(n);
     let mut state = MomentState::new(p);
     // Alg. 1, line 1: w_1 (default 0)
     let mut w = w1;
@@ -208,12 +212,11 @@ pub fn dpagd(
         if t == R {
             w_R.copy_from_slice(&w);
         }
-        // Alg. 1, line 4: g_tilde_t = (1/n) sum_z clip_G(grad l(w_t, z)) + N(0, sigma^2 I)
+        // Alg. 1, line 4: g_tilde_t = (1/n) sum_z clip_G(grad l(w_t, z)) + N(0, sigma^2 I) (the
+        // full batch S, drawn as a batch; the noise N(0, (sigma n)^2 I) on the sum and its event)
+        release.sample(&mut batch);
         model.clipped_gradient_sum(&w, data, &batch, G, &mut g_tilde);
-        noisy_mean(&mut noise, &mut g_tilde, &[sigma * b], b)?;
-        if private {
-            events.push(step_event.clone());
-        }
+        release.release(&mut g_tilde, NoiseShape::Isotropic { clip: G })?;
         observer.observe(TraceEvent::NoisyGradient { step: t - 1, g_hat: &g_tilde });
         // Alg. 1, line 5: m_t = phi_t(g_tilde_1..t); v_t = min(psi_t(g_tilde_1..t), lambda)
         // Alg. 1, line 6: w_{t+1} = w_t - eta m_t / (sqrt(v_t) + nu) (both in `MomentState::step`)
@@ -221,10 +224,9 @@ pub fn dpagd(
         std::mem::swap(&mut w, &mut w_next);
     }
     // Alg. 1, line 7: output w_R (or w_{T+1}) and the privacy of the executed events
-    let privacy = report(&events, s, privacy, config.neighbouring, G.is_finite())?;
     let x = match config.output {
         Algorithm1Output::RandomIterate => w_R,
         Algorithm1Output::Last => w.clone(),
     };
-    Ok(Run { x, x_last: w, steps: T, events, privacy })
+    Ok(Run::new(x, w, T, release.finish()?))
 }

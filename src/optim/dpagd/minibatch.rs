@@ -1,5 +1,5 @@
-//! The minibatch DP optimisers the \[ZCHWB\] experiments trained with (pyvacy on PyTorch; notes
-//! §2.4) and the DP² paper uses as baselines: privatise the minibatch gradient as DP-SGD does,
+//! The minibatch DP optimisers the \[ZCHWB\] experiments trained with (pyvacy on PyTorch;
+//! \[ZCHWB\] Sec. 6, proofs/dpagd/minibatch.md) and the DP² paper uses as baselines: privatise the minibatch gradient as DP-SGD does,
 //! then apply a PyTorch-style update (SGD, RMSprop, AdaGrad, Adam with bias correction; no λ).
 //! Not analysed by either paper: Algorithm 1 ([`super::algorithm1`]) is the analysed reading.
 //!
@@ -20,15 +20,14 @@
 //! # Proof
 //! Proof: proofs/dpagd/minibatch.md.
 
-use crate::accounting::{Neighbouring, per_example_sum_gaussian};
+use crate::accounting::Neighbouring;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::model::{GradientOracle, Model, OnData};
 use crate::optim::{
-    EventLog, Observer, OutputPoint, Privacy, Run, TraceEvent, batch_normaliser, check_start, noise_multiplier,
-    noisy_mean, report,
+    NoiseForm, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent, check_start,
 };
-use crate::rng::{Seeds, Stream};
+use crate::rng::Seeds;
 use crate::sampling::BatchSampler;
 use serde::Serialize;
 
@@ -210,6 +209,15 @@ impl MinibatchConfig {
         self
     }
 
+    /// Runs the minibatch optimiser with these settings, without a trace ([`dp_minibatch`] takes
+    /// an observer).
+    ///
+    /// # Errors
+    /// As [`dp_minibatch`].
+    pub fn run(&self, data: &Dataset, model: &impl Model, seeds: Seeds) -> Result<Run> {
+        dp_minibatch(data, model, self, seeds, &mut crate::optim::NoTrace)
+    }
+
     fn validate(&self, n: usize, p: usize) -> Result<()> {
         self.update.validate()?;
         check::count("steps", self.steps_t)?;
@@ -267,13 +275,19 @@ pub fn dp_minibatch_on(
     oracle.validate(&w0)?;
     let T = config.steps_t;
     let C = config.clip_c;
-    let sigma = noise_multiplier(config.privacy, &config.sampler, n, T, config.neighbouring)?;
-    let private = sigma > 0.0 && C.is_finite();
-    let b = batch_normaliser(&config.sampler, config.batch_size_b, n, config.neighbouring, private)?;
-    let step_event = config.sampler.scheme(n).wrap(per_example_sum_gaussian(if private { sigma } else { 1.0 })?)?;
-    let noise_std = crate::optim::noise_std_on_sum(sigma, C);
-    let (mut sampling, mut noise) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
-    let mut events = EventLog::default();
+    let mut release = PrivateRelease::new(
+        ReleasePlan {
+            sampler: config.sampler,
+            n,
+            steps: T,
+            privacy: config.privacy,
+            neighbouring: config.neighbouring,
+            batch_size_b: config.batch_size_b,
+            clipped: C.is_finite(),
+            form: NoiseForm::Multiplier,
+        },
+        seeds,
+    )?;
     let mut avg = crate::optim::Averager::new(p);
     let mut state = UpdateState::new(p);
     // Line 1: w_0
@@ -282,14 +296,11 @@ pub fn dp_minibatch_on(
     for t in 0..T {
         observer.observe(TraceEvent::Iterate { step: t, x: &w });
         // Line 3: S_t <- Poisson sample with rate q
-        config.sampler.sample(&mut sampling, n, &mut batch);
+        release.sample(&mut batch);
         // Line 4: clip_C(grad l(w_t, z_i)) for i in S_t, summed
         oracle.preconditioned_clipped_sum(&w, &batch, None, C, &mut g);
-        // Line 5: g_tilde = (sum + N(0, sigma^2 C^2 I)) / b
-        noisy_mean(&mut noise, &mut g, &[noise_std], b)?;
-        if private {
-            events.push(step_event.clone());
-        }
+        // Line 5: g_tilde = (sum + N(0, sigma^2 C^2 I)) / b (and its privacy event)
+        release.release(&mut g, NoiseShape::Isotropic { clip: C })?;
         observer.observe(TraceEvent::NoisyGradient { step: t, g_hat: &g });
         // Line 6: w_{t+1} = update(w_t, g_tilde; eta_t)
         let eta = match config.step_decay {
@@ -302,6 +313,5 @@ pub fn dp_minibatch_on(
         std::mem::swap(&mut w, &mut w_next);
     }
     // Line 7: the output and the privacy of the executed events
-    let privacy = report(&events, sigma, config.privacy, config.neighbouring, C.is_finite())?;
-    Ok(Run { x: avg.output(config.output, &w), x_last: w, steps: T, events, privacy })
+    Ok(Run::new(avg.output(config.output, &w), w, T, release.finish()?))
 }

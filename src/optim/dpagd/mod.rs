@@ -2,7 +2,7 @@
 //! Algorithms and Tighter Generalization Bounds" (arXiv 2006.13501): DPAGD and the minibatch
 //! optimisers its experiments ran.
 //!
-//! Two readings, kept apart by name (notes §2.4, §8 items 7–8):
+//! Two readings, kept apart by name (errata Z7–Z8, proofs/dpagd/dp_gd.md §5):
 //! * [`algorithm1`]: the paper's Algorithm 1, the object of all its theorems: full-batch gradient
 //!   plus `N(0, σ²I)` with σ an *absolute* std on the mean, moments `φ, ψ` without bias
 //!   correction, the cap `v = min(ψ, λ)` on the value (not the state), ν outside the square root,
@@ -18,11 +18,14 @@
 pub mod algorithm1;
 pub mod minibatch;
 
+pub use algorithm1::{Algorithm1Config, Algorithm1Output, FullBatchNoise, dpagd};
+pub use minibatch::{MinibatchConfig, Update, dp_minibatch, dp_minibatch_on};
+
 use crate::error::{Error, Result, check};
 use serde::Serialize;
 
-/// The moment functions `φ_t, ψ_t` of Algorithm 1 (the paper's Table 1, reconstructed in notes
-/// §2.2), as recursions with `m_0 = 0`, `ψ_0 = 0`.
+/// The moment functions `φ_t, ψ_t` of Algorithm 1 (the paper's Table 1, reconstructed from its
+/// Sec. 4.2 prose: erratum Z14, proofs/dpagd/dp_rmsprop.md §5), as recursions with `m_0 = 0`, `ψ_0 = 0`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub enum Moments {
     /// DP-GD: `φ_t = g̃_t`, `ψ_t = 1`; requires ν = 0 and λ = 1, so the step is `η g̃_t`.
@@ -84,7 +87,7 @@ impl Moments {
 pub struct MomentState {
     /// m_t.
     pub m: Vec<f64>,
-    /// ψ_t (the λ cap is applied to its value, never to this state: notes §2.1).
+    /// ψ_t (the λ cap is applied to its value, never to this state: erratum Z6).
     pub psi: Vec<f64>,
     /// v_t = min(ψ_t, λ).
     pub v: Vec<f64>,

@@ -2,7 +2,7 @@
 //! takes (the CLI fills it from its flags), resolves the defaults, checks that the settings fit
 //! the algorithm, dispatches to it and evaluates the output point.
 //!
-//! The rules are the CLI contract's (shared/CLI.md): default steps ⌈n/b⌉, Poisson sampling
+//! The rules are the CLI's (the README's "Quick start"): default steps ⌈n/b⌉, Poisson sampling
 //! unless `variant` is [`Variant::Paper`] (full batch only), an unconstrained domain for the
 //! \[ZCHWB\] and DP² optimisers, `paper_noise` for PASAN/PAGAN only, no clipping only without a
 //! privacy claim, and no setting an algorithm would ignore. Every refusal is an

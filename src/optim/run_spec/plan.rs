@@ -372,6 +372,7 @@ impl RunSpec {
                         let std = if clip.is_finite() { sigma * clip / n } else { sigma / n };
                         FullBatchNoise::Std { sigma: std, report_delta }
                     }
+                    Privacy::StdOnMean { std, report_delta } => FullBatchNoise::Std { sigma: std, report_delta },
                 };
                 let mut cfg = Algorithm1Config::new(moments, c.steps, self.learning_rate, clip, noise);
                 if moments != Moments::Gd {
@@ -508,11 +509,10 @@ fn dp2(
     seeds: Seeds,
     observer: &mut impl Observer,
 ) -> Result<Run> {
-    let r = match spec.ablation {
-        Some(Ablation::ExtraQuery) => crate::optim::dp2::extra_query::dp2_extra_query(oracle, cfg, seeds, observer)?,
-        _ => crate::optim::dp2::algorithm1::dp2(oracle, cfg, seeds, observer)?,
-    };
-    Ok(r.run)
+    match spec.ablation {
+        Some(Ablation::ExtraQuery) => crate::optim::dp2::extra_query::dp2_extra_query(oracle, cfg, seeds, observer),
+        _ => crate::optim::dp2::algorithm1::dp2(oracle, cfg, seeds, observer),
+    }
 }
 
 /// The diagonal C of the ellipsoid on d features.

@@ -1,0 +1,458 @@
+//! [`PrivateRelease`]: the private step every algorithm of [`crate::optim`] shares, in one type.
+//!
+//! A run builds one from its [`ReleasePlan`] (sampler, privacy request, neighbouring relation,
+//! n, T, declared batch size, whether its sums are clipped). The constructor does the set-up once,
+//! in this order, before any randomness is drawn:
+//! ```text
+//! 1: private  = clipped ∧ the requested noise is positive        (the one rule)
+//! 2: σ        = the noise multiplier: given, converted from an absolute std s on the mean
+//!               (σ = s·b/G), or calibrated by the RDP accountant on the run's event
+//! 3: b        = the public normaliser of the noisy sum (batch_normaliser: never |D| under add/remove)
+//! 4: the event of one release: scheme(sampler) ∘ PerExampleSumGaussian(σ), if private
+//! 5: the sampling and noise streams of the seeds, an empty event log
+//! ```
+//! Then, per step, [`PrivateRelease::sample`] draws the batch and [`PrivateRelease::release`] turns
+//! a bounded sum into `(Σ + N(0, std²))/b` **and records the privacy event in the same call**:
+//! no path draws noise without recording, or records without drawing. A second release on the
+//! same batch (DP² variant 1's extra query) replaces the step's event by the joint one, σ/√k for
+//! k releases of multiplier σ each (whitened sensitivities add in quadrature). [`PrivateRelease::finish`]
+//! ends the run with its events and the accountant's [`PrivacyReport`].
+//!
+//! Unsampled releases of statistics with a declared ℓ2 sensitivity (\[ADFJT\] Algorithm 3) use
+//! [`PrivateRelease::statistics`] and [`PrivateRelease::release_statistic`].
+//!
+//! Proof: proofs/private_release.md.
+
+use super::{EventLog, Privacy, PrivacyReport};
+use crate::accounting::{
+    Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, calibrate_noise_multiplier, per_example_sum_gaussian,
+};
+use crate::error::{Error, Result, check};
+use crate::rng::{DpRng, Seeds, Stream};
+use crate::sampling::BatchSampler;
+
+/// How a run states its noise (the parametrisation of its paper). It decides only how the noise
+/// std is computed from σ, so that each algorithm evaluates its paper's formula.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NoiseForm {
+    /// A noise multiplier σ: std `σ·C` on a sum of sensitivity C (DP-SGD and most algorithms).
+    Multiplier,
+    /// An absolute std s on the released mean Σ/b, as \[ZCHWB\] Algorithm 1 line 4 states σ: std
+    /// `s·b` on the sum, noise multiplier `σ = s·b/G` for terms bounded by G.
+    StdOnMean {
+        /// G: the bound of each per-example term.
+        gradient_bound: f64,
+    },
+}
+
+/// What a run declares to its [`PrivateRelease`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReleasePlan {
+    /// How batches are drawn.
+    pub sampler: BatchSampler,
+    /// n: the dataset size.
+    pub n: usize,
+    /// T: the number of steps (each one batch), for calibration.
+    pub steps: u64,
+    /// The noise requested.
+    pub privacy: Privacy,
+    /// The neighbouring relation of the claim.
+    pub neighbouring: Neighbouring,
+    /// b, the declared public normaliser (`None`: the sampler's size; see [`batch_normaliser`]).
+    pub batch_size_b: Option<f64>,
+    /// Whether every released sum is of terms with a finite bound (no bound: no privacy claim).
+    pub clipped: bool,
+    /// How the noise is stated.
+    pub form: NoiseForm,
+}
+
+/// The shape of the noise on one released sum, given the run's σ.
+#[derive(Debug, Clone, Copy)]
+pub enum NoiseShape<'a> {
+    /// Isotropic, on a sum of per-example terms of ℓ2 norm ≤ `clip`: std `σ·C` (σ itself when
+    /// C = ∞, a run without a privacy claim; `s·b` in the [`NoiseForm::StdOnMean`] form).
+    Isotropic {
+        /// C.
+        clip: f64,
+    },
+    /// \[ADFJT\]'s ellipsoid `{g : Σⱼ (Cⱼ/B²) gⱼ² ≤ 1}`: whitened, each term has norm ≤ 1, so the
+    /// std of coordinate j is `σ·B/√Cⱼ` (σ when B = ∞).
+    Ellipsoid {
+        /// B.
+        clip_radius_b: f64,
+        /// diag(C).
+        ellipsoid_c: &'a [f64],
+    },
+}
+
+/// The private step of a run: batch sampling, noise and privacy events, drawn and recorded
+/// together (see the module doc).
+#[derive(Debug)]
+pub struct PrivateRelease {
+    sampler: BatchSampler,
+    n: usize,
+    privacy: Privacy,
+    neighbouring: Neighbouring,
+    clipped: bool,
+    private: bool,
+    sigma: f64,
+    std_on_mean: Option<f64>,
+    normaliser: f64,
+    step_event: Option<DpEvent>,
+    releases_on_batch: u32,
+    releases: u64,
+    sampling: DpRng,
+    noise: DpRng,
+    stds: Vec<f64>,
+    events: EventLog,
+}
+
+/// What a finished [`PrivateRelease`] hands back to its run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReleaseSummary {
+    /// The privacy events executed.
+    pub events: EventLog,
+    /// The accountant's reading of `events`.
+    pub privacy: PrivacyReport,
+    /// Noisy releases drawn (one per data access).
+    pub releases: u64,
+}
+
+impl PrivateRelease {
+    /// Sets up the private step of a run whose executed events at multiplier σ are T steps of
+    /// `scheme(sampler) ∘ PerExampleSumGaussian(σ)` (what a target is calibrated on).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for a negative σ or std, an invalid target, a σ too small for a finite ε
+    /// at the reported δ, or an absolute std asked of a [`NoiseForm::Multiplier`] run;
+    /// `Unsupported` for a sampler or relation no accountant covers (when ε will be reported) or
+    /// a data-sized normaliser in a private add/remove run.
+    pub fn new(plan: ReleasePlan, seeds: Seeds) -> Result<Self> {
+        let scheme = plan.sampler.scheme(plan.n);
+        let steps = plan.steps;
+        Self::calibrated_on(plan, seeds, |s| crate::accounting::dp_sgd_event(s, scheme, steps))
+    }
+
+    /// [`PrivateRelease::new`] for a run whose executed events at σ are `run_event(σ)` (e.g. DP²
+    /// variant 1's mix of single and joint releases): a target is calibrated on `run_event`, a
+    /// given σ is checked against it.
+    ///
+    /// # Errors
+    /// As [`PrivateRelease::new`].
+    pub fn calibrated_on(plan: ReleasePlan, seeds: Seeds, run_event: impl Fn(f64) -> Result<DpEvent>) -> Result<Self> {
+        let ReleasePlan { sampler, n, privacy, neighbouring, batch_size_b, clipped, form, .. } = plan;
+        // line 1: the one rule for "private"
+        let requested = match privacy {
+            Privacy::Target { .. } => 1.0,
+            Privacy::NoiseMultiplier { sigma, .. } => check::non_negative("sigma", sigma)?,
+            Privacy::StdOnMean { std, .. } => check::non_negative("noise std on the mean", std)?,
+        };
+        let private = clipped && requested > 0.0;
+        // lines 2-3: σ and b (the std-on-mean form needs b to convert, so b comes first there)
+        let (sigma, std_on_mean, normaliser) = match form {
+            NoiseForm::Multiplier => {
+                if let Privacy::StdOnMean { .. } = privacy {
+                    return Err(Error::invalid(
+                        "privacy",
+                        "an absolute noise std on the mean",
+                        "a noise multiplier (std / clip) or a target for this algorithm",
+                    ));
+                }
+                let sigma = noise_multiplier_for(privacy, &sampler, neighbouring, &run_event)?;
+                (sigma, None, batch_normaliser(&sampler, batch_size_b, n, neighbouring, private)?)
+            }
+            NoiseForm::StdOnMean { gradient_bound } => {
+                let b = batch_normaliser(&sampler, batch_size_b, n, neighbouring, private)?;
+                let (request, given_std) = match privacy {
+                    Privacy::StdOnMean { std, report_delta } => (
+                        Privacy::NoiseMultiplier {
+                            sigma: if private { std * b / gradient_bound } else { 0.0 },
+                            report_delta,
+                        },
+                        Some(std),
+                    ),
+                    other => (other, None),
+                };
+                let sigma = noise_multiplier_for(request, &sampler, neighbouring, &run_event)?;
+                (sigma, Some(given_std.unwrap_or(sigma * gradient_bound / b)), b)
+            }
+        };
+        // line 4: the event of one release
+        let step_event = if private { Some(sampler.scheme(n).wrap(per_example_sum_gaussian(sigma)?)?) } else { None };
+        // line 5: streams and the event log
+        Ok(PrivateRelease {
+            sampler,
+            n,
+            privacy,
+            neighbouring,
+            clipped,
+            private,
+            sigma,
+            std_on_mean,
+            normaliser,
+            step_event,
+            releases_on_batch: 0,
+            releases: 0,
+            sampling: seeds.stream(Stream::Sampling),
+            noise: seeds.stream(Stream::Noise),
+            stds: Vec::new(),
+            events: EventLog::default(),
+        })
+    }
+
+    /// Unsampled releases of statistics with declared ℓ2 sensitivities (\[ADFJT\] Algorithm 3):
+    /// noise multiplier `sigma` (0: no noise, no claim), normaliser 1, one `Gaussian(σ)` event per
+    /// non-empty release.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for a negative or non-finite σ.
+    pub fn statistics(sigma: f64, seeds: Seeds) -> Result<Self> {
+        let sigma = check::non_negative("noise multiplier", sigma)?;
+        Ok(PrivateRelease {
+            sampler: BatchSampler::Full,
+            n: 0,
+            privacy: Privacy::NoiseMultiplier { sigma, report_delta: None },
+            neighbouring: Neighbouring::ReplaceOne,
+            clipped: true,
+            private: sigma > 0.0,
+            sigma,
+            std_on_mean: None,
+            normaliser: 1.0,
+            step_event: None,
+            releases_on_batch: 0,
+            releases: 0,
+            sampling: seeds.stream(Stream::Sampling),
+            noise: seeds.stream(Stream::Noise),
+            stds: Vec::new(),
+            events: EventLog::default(),
+        })
+    }
+
+    /// σ: the noise multiplier of the run (on a sum of sensitivity C, the noise std is σ·C).
+    pub fn noise_multiplier(&self) -> f64 {
+        self.sigma
+    }
+
+    /// b: the public normaliser of each released sum.
+    pub fn normaliser(&self) -> f64 {
+        self.normaliser
+    }
+
+    /// Whether the run's releases are privacy mechanisms (clipped, with positive noise).
+    pub fn is_private(&self) -> bool {
+        self.private
+    }
+
+    /// Draws the next batch into `batch` (a new step: later releases are on this batch).
+    pub fn sample(&mut self, batch: &mut Vec<usize>) {
+        self.sampler.sample(&mut self.sampling, self.n, batch);
+        self.releases_on_batch = 0;
+    }
+
+    /// Releases a bounded batch sum: `sum ← (sum + N(0, diag(stds)²))/b` with the stds of `shape`
+    /// at the run's σ, and records its privacy event in the same call: the step's event for the
+    /// first release on the current batch; for the k-th (k ≥ 2), the step's event becomes the
+    /// joint one, `scheme ∘ PerExampleSumGaussian(σ/√k)`.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for a shape whose length differs from the sum's or a std that is not
+    /// finite; event errors.
+    pub fn release(&mut self, sum: &mut [f64], shape: NoiseShape<'_>) -> Result<()> {
+        self.stds.clear();
+        match (shape, self.std_on_mean) {
+            (NoiseShape::Isotropic { .. }, Some(s)) => self.stds.push(s * self.normaliser),
+            (NoiseShape::Isotropic { clip }, None) => {
+                self.stds.push(if clip.is_infinite() { self.sigma } else { self.sigma * clip })
+            }
+            (NoiseShape::Ellipsoid { clip_radius_b, ellipsoid_c }, None) => {
+                if ellipsoid_c.len() != sum.len() {
+                    return Err(Error::invalid("ellipsoid C", ellipsoid_c.len(), "of the sum's dimension"));
+                }
+                if clip_radius_b.is_infinite() {
+                    self.stds.resize(sum.len(), self.sigma);
+                } else {
+                    self.stds.extend(ellipsoid_c.iter().map(|c| self.sigma * clip_radius_b / c.sqrt()));
+                }
+            }
+            (NoiseShape::Ellipsoid { .. }, Some(_)) => {
+                return Err(Error::invalid("noise shape", "ellipsoid", "isotropic in the std-on-mean form"));
+            }
+        }
+        match self.stds.len() {
+            1 => crate::noise::add_gaussian(&mut self.noise, sum, self.stds[0])?,
+            _ => crate::noise::add_gaussian_diagonal(&mut self.noise, sum, &self.stds)?,
+        }
+        for v in sum.iter_mut() {
+            *v /= self.normaliser;
+        }
+        self.releases += 1;
+        self.releases_on_batch += 1;
+        if let Some(event) = &self.step_event {
+            if self.releases_on_batch == 1 {
+                self.events.push(event.clone());
+            } else {
+                let joint = self.sigma / f64::from(self.releases_on_batch).sqrt();
+                let joint_event = self.sampler.scheme(self.n).wrap(per_example_sum_gaussian(joint)?)?;
+                self.events.replace_last(joint_event);
+            }
+        }
+        Ok(())
+    }
+
+    /// Releases a statistic of ℓ2 sensitivity `sensitivity` with noise std `σ·sensitivity` (a run
+    /// built by [`PrivateRelease::statistics`]), records `Gaussian(σ)`, and returns the std. An
+    /// empty statistic releases nothing: no noise, no event.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for a negative or non-finite sensitivity.
+    pub fn release_statistic(&mut self, values: &mut [f64], sensitivity: f64) -> Result<f64> {
+        let std = self.sigma * check::non_negative("sensitivity", sensitivity)?;
+        self.release_statistic_with_std(values, std, self.sigma)?;
+        Ok(std)
+    }
+
+    /// Releases a statistic of ℓ2 sensitivity `sensitivity` with a given noise std (e.g. a
+    /// paper's printed variance) and records the Gaussian of the multiplier `std/sensitivity`
+    /// this std gives. An empty statistic releases nothing.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for a negative or non-finite std, or a sensitivity that is not positive
+    /// and finite (for a non-empty statistic).
+    pub fn release_statistic_given_std(&mut self, values: &mut [f64], std: f64, sensitivity: f64) -> Result<()> {
+        if values.is_empty() {
+            return Ok(());
+        }
+        let std = check::non_negative("noise std", std)?;
+        let sensitivity = check::positive("sensitivity", sensitivity)?;
+        self.release_statistic_with_std(values, std, std / sensitivity)
+    }
+
+    /// `values += N(0, std²)` and, for a positive std, one `Gaussian(sigma)` event.
+    fn release_statistic_with_std(&mut self, values: &mut [f64], std: f64, sigma: f64) -> Result<()> {
+        if values.is_empty() {
+            return Ok(());
+        }
+        crate::noise::add_gaussian(&mut self.noise, values, std)?;
+        self.releases += 1;
+        if std > 0.0 {
+            self.events.push(DpEvent::gaussian(sigma)?);
+        }
+        Ok(())
+    }
+
+    /// Ends the run: its events, the accountant's reading of them (ε at the target's δ or at
+    /// the reported δ; none for a run without a privacy claim) and the number of releases.
+    ///
+    /// # Errors
+    /// Accountant errors for unsupported events.
+    pub fn finish(self) -> Result<ReleaseSummary> {
+        let privacy = report(&self.events, self.sigma, self.privacy, self.neighbouring, self.clipped)?;
+        Ok(ReleaseSummary { events: self.events, privacy, releases: self.releases })
+    }
+}
+
+/// The noise multiplier of a run whose executed events at σ are `run_event(σ)`: a target is
+/// calibrated on `run_event`; a given σ is checked, and, if an ε will be reported, its (sampler,
+/// relation) is checked to be accountable before any randomness.
+fn noise_multiplier_for(
+    privacy: Privacy,
+    sampler: &BatchSampler,
+    neighbouring: Neighbouring,
+    run_event: impl Fn(f64) -> Result<DpEvent>,
+) -> Result<f64> {
+    match privacy {
+        Privacy::NoiseMultiplier { sigma, report_delta } => {
+            let sigma = check::non_negative("sigma", sigma)?;
+            if let Some(d) = report_delta {
+                check::open_unit("delta", d)?;
+                if sigma > 0.0 {
+                    // An ε will be asked for: refuse an unaccountable (sampler, relation) now,
+                    // before any randomness, rather than after the run.
+                    sampler.require_accountable(neighbouring)?;
+                    let mut acc = RdpAccountant::new(neighbouring);
+                    acc.compose(&run_event(sigma)?, 1)?;
+                    // σ so small that no order bounds the run (e.g. 1e-160): refuse rather than
+                    // run and report ε = ∞ beside δ.
+                    if acc.epsilon(d, Conversion::Improved)?.epsilon.is_infinite() {
+                        return Err(Error::invalid(
+                            "sigma",
+                            sigma,
+                            "large enough for a finite epsilon at the reported delta (the accountant's bound is infinite)",
+                        ));
+                    }
+                }
+            }
+            Ok(sigma)
+        }
+        Privacy::Target { epsilon, delta } => {
+            sampler.require_accountable(neighbouring)?;
+            let settings = RdpSettings::new(neighbouring);
+            let rtol = crate::accounting::calibrate::CALIBRATION_RTOL;
+            Ok(calibrate_noise_multiplier(epsilon, delta, &settings, rtol, run_event)?.noise_multiplier)
+        }
+        Privacy::StdOnMean { .. } => unreachable!("invariant: converted to a multiplier by the caller"),
+    }
+}
+
+/// The accountant's reading of a run's events (ε at the target's δ, or at `report_delta`).
+fn report(
+    events: &EventLog,
+    sigma: f64,
+    privacy: Privacy,
+    neighbouring: Neighbouring,
+    clipped: bool,
+) -> Result<PrivacyReport> {
+    let delta = match privacy {
+        Privacy::Target { delta, .. } => Some(delta),
+        Privacy::NoiseMultiplier { report_delta, .. } | Privacy::StdOnMean { report_delta, .. } => report_delta,
+    };
+    if sigma == 0.0 || !clipped {
+        return Ok(PrivacyReport { epsilon: None, delta: None, sigma });
+    }
+    let Some(event) = events.as_event() else {
+        return Ok(PrivacyReport { epsilon: Some(0.0), delta, sigma });
+    };
+    let Some(d) = delta else {
+        return Ok(PrivacyReport { epsilon: None, delta: None, sigma });
+    };
+    let mut acc = RdpAccountant::new(neighbouring);
+    acc.compose(&event, 1)?;
+    let eps = acc.epsilon(d, Conversion::Improved)?.epsilon;
+    Ok(PrivacyReport { epsilon: Some(eps), delta: Some(d), sigma })
+}
+
+/// The normaliser b of the noisy batch sum, a public constant.
+///
+/// `declared = Some(b)`: b as given (finite, > 0). `None`: the sampler's size read from the data
+/// (`q·n` for Poisson, `n` for the full batch, the fixed size otherwise), which is public only if
+/// the dataset size is: under replace-one neighbouring, for fixed-size samplers, or in a run that
+/// records no privacy event. Under add/remove `|D|` differs between neighbours, so `q·|D|` would
+/// scale the released gradient by `n/(n+1)` and reveal the presence of a record whatever the
+/// noise (the bug of Opacus #813/#815); that combination is refused.
+///
+/// # Errors
+/// `InvalidParameter` for a declared b that is not finite and positive; `Unsupported` for the
+/// data-derived normaliser of a Poisson or full-batch sampler in a private add/remove run.
+pub fn batch_normaliser(
+    sampler: &BatchSampler,
+    declared: Option<f64>,
+    n: usize,
+    neighbouring: Neighbouring,
+    private: bool,
+) -> Result<f64> {
+    if let Some(b) = declared {
+        return check::positive("batch size b (normaliser)", b);
+    }
+    let data_sized = matches!(sampler, BatchSampler::Poisson { .. } | BatchSampler::Full);
+    if data_sized && private && neighbouring == Neighbouring::AddRemove {
+        return Err(Error::Unsupported {
+            event: "a batch sum normalised by a size read from the private dataset (q*|D| or |D|)".into(),
+            neighbouring: neighbouring.name().into(),
+            accountant: "RDP",
+            reason: "|D| differs between add/remove neighbours, so the normaliser itself reveals a record \
+                     (its size is private under add/remove); declare the public batch size b (CLI: --batch-size)"
+                .into(),
+        });
+    }
+    Ok(sampler.expected_batch_size(n))
+}

@@ -1,0 +1,252 @@
+//! [`PrivateRelease`]: an algorithm cannot record a privacy event without drawing its noise, nor
+//! draw noise without recording its event.
+//!
+//! Two kinds of check:
+//! * behaviour: for every private algorithm, the noisy releases a run's observer sees, the
+//!   releases the run counts (one per noise draw) and the privacy events it reports agree step by
+//!   step; DP² variant 1's two releases of one batch are one joint event, the same composition
+//!   its calibration assumed;
+//! * structure: under `src/optim/`, only `release.rs` draws Gaussian noise or records an event,
+//!   so a new algorithm cannot bypass the pairing. A broken implementation (an algorithm that
+//!   calls `noise::add_gaussian` itself, or pushes an event outside the release) fails
+//!   `only_the_release_draws_noise_or_records_events`; one that releases a sum without its event
+//!   fails the per-algorithm counts (events ≠ observed releases).
+
+use dpref::accounting::{DpEvent, Neighbouring, SamplingScheme, per_example_sum_gaussian};
+use dpref::data::{Dataset, absolute_regression};
+use dpref::loss::Loss;
+use dpref::model::nonconvex::SeparableNonConvex;
+use dpref::model::{Glm, SparseGlm};
+use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
+use dpref::optim::adaptive_noise::pagan::pagan;
+use dpref::optim::adaptive_noise::pasan::pasan;
+use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
+use dpref::optim::dp2::Preconditioner;
+use dpref::optim::dp2::algorithm1::{Dp2Config, dp2};
+use dpref::optim::dp2::extra_query::{dp2_extra_query, extra_query_event};
+use dpref::optim::dpagd::Moments;
+use dpref::optim::dpagd::algorithm1::{Algorithm1Config, FullBatchNoise, dpagd};
+use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
+use dpref::optim::{NoiseForm, NoiseShape, Observer, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent};
+use dpref::rng::{Seeds, Stream};
+use dpref::sampling::BatchSampler;
+
+/// Counts what a run released, as a white-box observer sees it.
+#[derive(Default)]
+struct Counter {
+    noisy: u64,
+    preconditioned: u64,
+}
+
+impl Observer for Counter {
+    fn observe(&mut self, event: TraceEvent<'_>) {
+        match event {
+            TraceEvent::NoisyGradient { .. } => self.noisy += 1,
+            TraceEvent::Preconditioner { .. } => self.preconditioned += 1,
+            TraceEvent::Iterate { .. } => {}
+        }
+    }
+}
+
+const T: u64 = 12;
+
+fn data() -> Dataset {
+    absolute_regression(120, 4, 0.01, &mut Seeds::new(3).stream(Stream::Data)).unwrap().0
+}
+
+fn sigma(s: f64) -> Privacy {
+    Privacy::NoiseMultiplier { sigma: s, report_delta: Some(1e-5) }
+}
+
+/// One release per step: T observed, T counted, T events, and ε reported.
+fn assert_one_release_per_step(name: &str, run: &Run, seen: &Counter) {
+    assert_eq!(seen.noisy, T, "{name}: observed releases");
+    assert_eq!(run.releases, T, "{name}: counted releases (noise draws)");
+    assert_eq!(run.events.len(), T, "{name}: events");
+    assert!(run.privacy.epsilon.is_some_and(|e| e.is_finite() && e > 0.0), "{name}: {:?}", run.privacy);
+}
+
+#[test]
+fn every_private_algorithm_records_one_event_per_noisy_release() {
+    let d = data();
+    let mut seen = Counter::default();
+    let cfg = DpSgdConfig::new(T, 0.1, 1.0, 0.2, sigma(1.5)).with_batch_size_b(24.0);
+    let run = dp_sgd(&d, Loss::Absolute, &cfg, Seeds::new(1), &mut seen).unwrap();
+    assert_one_release_per_step("dp-sgd", &run, &seen);
+
+    let cfg = AdaptiveNoiseConfig::new(4, T, 0.5, 1.0, 0.2, sigma(1.5)).with_batch_size_b(24.0);
+    for (name, algorithm) in [("pasan", pasan as fn(_, _, _, _, &mut Counter) -> _), ("pagan", pagan)] {
+        let mut seen = Counter::default();
+        let run = algorithm(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut seen).unwrap();
+        assert_one_release_per_step(name, &run, &seen);
+    }
+
+    let mut seen = Counter::default();
+    let cfg = MinibatchConfig::new(Update::adam(), T, 0.05, 1.0, 0.2, sigma(1.5)).with_batch_size_b(24.0);
+    let run = dp_minibatch(&d, &Glm { loss: Loss::Absolute, dim: 4 }, &cfg, Seeds::new(3), &mut seen).unwrap();
+    assert_one_release_per_step("minibatch", &run, &seen);
+
+    let mut seen = Counter::default();
+    let model = SeparableNonConvex { dim: 4 };
+    let noise = FullBatchNoise::Std { sigma: 0.05, report_delta: Some(1e-5) };
+    let mut cfg = Algorithm1Config::new(Moments::Gd, T, 0.1, model.gradient_bound(), noise);
+    cfg.dataset_size_n = Some(120.0);
+    let run = dpagd(&d, &model, &cfg, Seeds::new(4), &mut seen).unwrap();
+    assert_one_release_per_step("dpagd", &run, &seen);
+
+    let task = dpref::experiments::dp2::synthetic_task(100, 20, 4, 5).unwrap();
+    let oracle = SparseGlm { loss: Loss::Logistic, data: &task };
+    let cfg =
+        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, T, (3, 3), (0.5, 0.05), (0.5, 2.0), 0.1, sigma(1.5))
+            .with_batch_size_b(10.0);
+    let mut seen = Counter::default();
+    let run = dp2(&oracle, &cfg, Seeds::new(5), &mut seen).unwrap();
+    assert_one_release_per_step("dp2", &run, &seen);
+    assert_eq!(run.preconditioner_updates, 2, "updates at t = 3 and t = 9");
+}
+
+/// DP² variant 1: steps 1, 1+s, … release once; the others release twice on one batch (the
+/// second after observing the preconditioner). Every draw is counted, each step is one event, and
+/// the executed events compose exactly to the event the calibration used.
+#[test]
+fn extra_query_releases_are_counted_and_jointly_accounted() {
+    let task = dpref::experiments::dp2::synthetic_task(100, 20, 4, 5).unwrap();
+    let oracle = SparseGlm { loss: Loss::Logistic, data: &task };
+    let s = 4;
+    let cfg =
+        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, T, (s, 1), (0.5, 0.05), (0.5, 2.0), 0.1, sigma(1.5))
+            .with_batch_size_b(10.0);
+    let mut seen = Counter::default();
+    let run = dp2_extra_query(&oracle, &cfg, Seeds::new(6), &mut seen).unwrap();
+    let single = T.div_ceil(s);
+    assert_eq!(seen.noisy, T);
+    assert_eq!(seen.preconditioned, T - single, "second queries");
+    assert_eq!(run.releases, T + (T - single), "every noise draw counted");
+    assert_eq!(run.events.len(), T, "one (possibly joint) event per step");
+    let planned = extra_query_event(&cfg, task.n(), 1.5).unwrap();
+    let eps = |event: &DpEvent| {
+        let mut acc = dpref::accounting::RdpAccountant::new(Neighbouring::AddRemove);
+        acc.compose(event, 1).unwrap();
+        acc.epsilon(1e-5, dpref::accounting::Conversion::Improved).unwrap().epsilon
+    };
+    // The same events in another order of summation: equal up to rounding.
+    let (executed, planned) = (eps(&run.events.as_event().unwrap()), eps(&planned));
+    assert!((executed - planned).abs() <= 1e-12 * planned, "executed {executed} = planned {planned}");
+    assert_eq!(run.privacy.epsilon, Some(executed));
+}
+
+fn plan(privacy: Privacy, clipped: bool) -> ReleasePlan {
+    ReleasePlan {
+        sampler: BatchSampler::Poisson { q: 0.1 },
+        n: 100,
+        steps: 3,
+        privacy,
+        neighbouring: Neighbouring::AddRemove,
+        batch_size_b: Some(10.0),
+        clipped,
+        form: NoiseForm::Multiplier,
+    }
+}
+
+/// The release on its own: the k-th release on one batch turns the step's event into the joint
+/// one (σ/√k); a new batch starts a new event; the noise std is σ·C and the sum is divided by b.
+#[test]
+fn releases_on_one_batch_are_one_joint_event() {
+    let mut release = PrivateRelease::new(plan(sigma(2.0), true), Seeds::new(7)).unwrap();
+    let mut batch = Vec::new();
+    release.sample(&mut batch);
+    let mut sum = vec![0.0; 3];
+    release.release(&mut sum, NoiseShape::Isotropic { clip: 1.0 }).unwrap();
+    release.release(&mut sum, NoiseShape::Isotropic { clip: 5.0 }).unwrap();
+    release.sample(&mut batch);
+    release.release(&mut sum, NoiseShape::Isotropic { clip: 1.0 }).unwrap();
+    let done = release.finish().unwrap();
+    let step = |s: f64| SamplingScheme::Poisson { q: 0.1 }.wrap(per_example_sum_gaussian(s).unwrap()).unwrap();
+    let expected = DpEvent::Composed(vec![step(2.0 / 2f64.sqrt()), step(2.0)]);
+    assert_eq!(done.events.as_event(), Some(expected));
+    assert_eq!(done.releases, 3);
+    assert_eq!(done.events.len(), 2);
+}
+
+/// The noise is `N(0, (σC)²)` on the sum, then divided by b: with a zero sum, the released mean
+/// over 20 000 coordinates has sample std within 3 % of σC/b = 0.3 (its relative standard error
+/// is 1/√(2·20000) = 0.5 %, so 3 % is 6 standard errors: false failure < 1e-8); a halved noise
+/// (std 0.15) fails.
+#[test]
+fn release_noise_has_the_planned_std() {
+    let mut release = PrivateRelease::new(plan(sigma(1.5), true), Seeds::new(8)).unwrap();
+    let mut sum = vec![0.0; 20_000];
+    release.release(&mut sum, NoiseShape::Isotropic { clip: 2.0 }).unwrap();
+    let sd = (sum.iter().map(|v| v * v).sum::<f64>() / sum.len() as f64).sqrt();
+    assert!((sd / 0.3 - 1.0).abs() < 0.03, "std {sd}");
+}
+
+/// Without a clip (no sensitivity bound) or with σ = 0 the run releases but records nothing and
+/// claims nothing; the one rule "private = clipped ∧ σ > 0" decides.
+#[test]
+fn unclipped_or_noiseless_runs_record_no_event() {
+    for (privacy, clipped) in [(sigma(1.0), false), (sigma(0.0), true)] {
+        let mut release = PrivateRelease::new(plan(privacy, clipped), Seeds::new(9)).unwrap();
+        assert!(!release.is_private());
+        let mut batch = Vec::new();
+        release.sample(&mut batch);
+        release.release(&mut [1.0; 2], NoiseShape::Isotropic { clip: f64::INFINITY }).unwrap();
+        let done = release.finish().unwrap();
+        assert!(done.events.is_empty());
+        assert_eq!(done.releases, 1);
+        assert_eq!(done.privacy.epsilon, None);
+    }
+}
+
+/// An absolute std on the mean belongs to [ZCHWB] Algorithm 1's form only: a DP-SGD-style run
+/// refuses it instead of reading it as a noise multiplier.
+#[test]
+fn an_absolute_std_is_not_taken_for_a_multiplier() {
+    let err = PrivateRelease::new(plan(Privacy::StdOnMean { std: 0.1, report_delta: None }, true), Seeds::new(1))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("noise multiplier"), "{err}");
+}
+
+/// Statistics releases ([ADFJT] Alg. 3): an empty statistic releases nothing (no draw, no
+/// event); a non-empty one records Gaussian(σ) with std σ·Δ.
+#[test]
+fn empty_statistics_release_nothing() {
+    let mut release = PrivateRelease::statistics(3.0, Seeds::new(1)).unwrap();
+    assert_eq!(release.release_statistic(&mut [], 0.0).unwrap(), 0.0);
+    let std = release.release_statistic(&mut [0.0, 0.0], 0.5).unwrap();
+    assert_eq!(std, 1.5);
+    let done = release.finish().unwrap();
+    assert_eq!(done.releases, 1);
+    assert_eq!(done.events.as_event(), Some(DpEvent::gaussian(3.0).unwrap()));
+}
+
+/// Under `src/optim/`, Gaussian noise is drawn and events are recorded only in `release.rs`.
+#[test]
+fn only_the_release_draws_noise_or_records_events() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/optim");
+    let mut offenders = Vec::new();
+    let mut stack = vec![root];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.file_name().is_some_and(|f| f == "release.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                let draws = ["add_gaussian", "standard_normal", "add_laplace"].iter().any(|f| code.contains(f));
+                let records = code.contains("events.push(") || code.contains(".replace_last(");
+                if draws || records {
+                    offenders.push(format!("{}:{}: {}", path.display(), i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "noise or events outside PrivateRelease:\n{}", offenders.join("\n"));
+}
