@@ -221,9 +221,9 @@ fn table_cells(row: &str) -> Vec<String> {
 /// Whether a first cell reads `Alg. N, line K` (backticks and extra spaces ignored).
 fn is_line_row_label(cell: &str) -> bool {
     let cell: String = cell.replace('`', "").split_whitespace().collect::<Vec<_>>().join(" ");
-    cell.strip_prefix("Alg. ").and_then(|r| r.split_once(", line ")).is_some_and(|(n, k)| {
-        !n.is_empty() && !k.is_empty() && !n.contains(' ') && !k.contains(' ')
-    })
+    cell.strip_prefix("Alg. ")
+        .and_then(|r| r.split_once(", line "))
+        .is_some_and(|(n, k)| !n.is_empty() && !k.is_empty() && !n.contains(' ') && !k.contains(' '))
 }
 
 /// Check 6 over one proof: every `Alg. N, line K` row of a table must have as many cells as the
