@@ -34,7 +34,8 @@
 //!
 //! Input checks shared by these files are in `validate.rs`.
 //!
-//! Errata followed here (the [ADFJT] register E1–E21 in `proofs/adaptive_noise/pasan.md` §5): E1 (noise scale), E3 (Thm. 7 constant: `D∞²/(2α) + α`, i.e.
+//! Errata followed here (the \[ADFJT\] register E1–E21 in `proofs/adaptive_noise/pasan.md` §5):
+//! E1 (noise scale), E3 (Thm. 7 constant: `D∞²/(2α) + α`, i.e.
 //! `3/2·D∞` at `α = D∞`, instead of the printed `1·D∞`), E5 (first terms in `g̃`), E6 (Thm. 9 is
 //! about Alg. 2), E7 (`p > 1`), E17 (exponents of `Ĉ`); and one found while writing this module:
 //! the upper end of eq. (8) cannot hold below the floor `2^{−T_est}` (see [`second_moment_band`]).

@@ -39,7 +39,8 @@
 //! privacy: the two Thm. 1 expressions are the paper's, kept for comparison, and DP²'s runs are
 //! accounted by [`crate::accounting`].
 //!
-//! Errata followed here (the [LZLRMS] register 1–16 of `proofs/dp2/variants.md` §5.1): 1 (the schedule's `α⌊t/2s⌋ + …` is a power), 2 (α from the
+//! Errata followed here (the \[LZLRMS\] register 1–16 of `proofs/dp2/variants.md` §5.1):
+//! 1 (the schedule's `α⌊t/2s⌋ + …` is a power), 2 (α from the
 //! theorem, `1/(√M + ε)`, not eq. (18)'s `1/√(M + ε)`: only the former meets case 4 of the proof,
 //! see [`theorem2_alpha_conditions`]), 3 (`|T_ν| = ⌈T/(2s)⌉`, which counts the indices the proof
 //! uses), 4 (h(s) with `dε` in the denominator), 5 (the theory's phases are those of

@@ -40,7 +40,8 @@
 //! [`crate::accounting`] and which are kept as closed forms is said in `privacy.rs` and in the
 //! docs of its functions.
 //!
-//! Errata followed here (the [ZCHWB] register Z1–Z14 in `proofs/dpagd/dp_gd.md` §5): Z1 (Adam cap: `1/4`, not `1/2`, under the root), Z2 (RMSProp
+//! Errata followed here (the \[ZCHWB\] register Z1–Z14 in `proofs/dpagd/dp_gd.md` §5):
+//! Z1 (Adam cap: `1/4`, not `1/2`, under the root), Z2 (RMSProp
 //! eq. (35) misses a factor 4), Z3 (Adam eq. (43)/(49): `2α²`, not `α²`), Z4 (DP-GD `η = 1/(4L)`;
 //! Thm. 4 constant `2L`), Z9 (Thm. 1's `c2` made explicit via zCDP), Z10 (Lemma 1 needs `[0,1]`
 //! queries: rescale by `2G`), Z11 (Thm. 2's conditions). Thm. 5's noise term is `pσ²/(2ν)`
