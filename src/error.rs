@@ -1,7 +1,7 @@
 //! Typed errors. Every fallible public function returns [`Result`]; the CLI prints
 //! `error: <Display>` on one line and exits with code 2.
 //!
-//! Conventions (STYLE (b) 6): validate everything before any randomness is drawn or any state is
+//! Conventions: validate everything before any randomness is drawn or any state is
 //! changed; tests match variants with `matches!`, never message text.
 
 use thiserror::Error;

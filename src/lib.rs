@@ -60,7 +60,8 @@
 //! | `[LZLRMS]` | Li, Zaheer, Liu, Reddi, McMahan, Smith — DP Adaptive Optimization with Delayed Preconditioners (DP²) | `optim::dp2`, `bounds::dp2` |
 //! | `[AFKT]` | Asi, Feldman, Koren, Talwar — Private Stochastic Convex Optimization: Optimal Rates in l1 Geometry | `optim::l1` (planned) |
 //!
-//! Accounting references are cited where used, with arXiv id and version.
+//! Venues, arXiv ids and every other work cited (accounting, auditing): the bibliography of
+//! `proofs/README.md`.
 
 #![deny(missing_docs)]
 #![warn(clippy::all)]

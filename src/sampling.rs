@@ -2,7 +2,8 @@
 //! sampler whose batches no accountant covers (with replacement) says so when asked for ε.
 //!
 //! Under Poisson sampling the batch size is random; algorithms normalise sums by the *expected*
-//! size `b = q·n`, a public constant (normalising by the realised size leaks it: anchors C7).
+//! size `b = q·n`, a public constant (normalising by the realised size, or by q·|D| under add/remove,
+//! publishes a private quantity: proofs/dp_sgd.md §5 D1).
 
 use crate::accounting::SamplingScheme;
 use crate::error::{Error, Result, check};

@@ -6,7 +6,9 @@
 //! 3. every `// Alg. N, line K` step comment in `src/` has a row `| Alg. N, line K | …` in a
 //!    proof file that the same source file cites;
 //! 4. every `proofs/**/*.md` file is cited from `src/` or listed in `proofs/README.md`;
-//! 5. every algorithm file under `src/optim/` cites a proof.
+//! 5. every algorithm file under `src/optim/` cites a proof;
+//! 6. every line-table row `| Alg. N, line K | … |` of a proof has a last "checked by" cell that
+//!    names at least one test, each a `fn` under `tests/` or `src/`.
 //!
 //! The checkers are plain functions over file contents, so the last tests run them on synthetic
 //! inputs and show that each one fails when a link is broken (a check that cannot fail proves
@@ -208,6 +210,70 @@ fn missing_line_rows(sources: &[(String, String)], read_proof: impl Fn(&str) -> 
     problems
 }
 
+/// The cells of a Markdown table row (`\\|` is an escaped pipe, kept inside its cell), trimmed.
+fn table_cells(row: &str) -> Vec<String> {
+    let row = row.trim().replace("\\|", "\u{1}");
+    let inner = row.strip_prefix('|').unwrap_or(&row);
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    inner.split('|').map(|c| c.replace('\u{1}', "\\|").trim().to_string()).collect()
+}
+
+/// Whether a first cell reads `Alg. N, line K` (backticks and extra spaces ignored).
+fn is_line_row_label(cell: &str) -> bool {
+    let cell: String = cell.replace('`', "").split_whitespace().collect::<Vec<_>>().join(" ");
+    cell.strip_prefix("Alg. ")
+        .and_then(|r| r.split_once(", line "))
+        .is_some_and(|(n, k)| !n.is_empty() && !k.is_empty() && !n.contains(' ') && !k.contains(' '))
+}
+
+/// Check 6 over one proof: every `Alg. N, line K` row of a table must have as many cells as the
+/// table's header, the header's last cell must read "checked by", and the row's last cell must
+/// name (in backticks) at least one test, each accepted by `is_fn`. Returns the problems.
+fn line_rows_without_tests(path: &str, md: &str, is_fn: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut header: Option<Vec<String>> = None;
+    for (no, line) in prose_lines(md) {
+        let l = line.trim();
+        if !l.starts_with('|') {
+            header = None;
+            continue;
+        }
+        let cells = table_cells(l);
+        let Some(head) = header.as_ref() else {
+            header = Some(cells);
+            continue;
+        };
+        if !cells.first().is_some_and(|c| is_line_row_label(c)) {
+            continue;
+        }
+        let has_column = head.last().is_some_and(|h| h.eq_ignore_ascii_case("checked by"));
+        if !has_column {
+            problems.push(format!("{path}:{no}: the line table has no last column \"checked by\""));
+            continue;
+        }
+        if cells.len() != head.len() {
+            problems.push(format!("{path}:{no}: {} cells where the header has {}", cells.len(), head.len()));
+            continue;
+        }
+        let cell = cells.last().expect("at least one cell");
+        let names: Vec<&str> = cell
+            .split('`')
+            .enumerate()
+            .filter(|(i, c)| i % 2 == 1 && !c.is_empty() && c.chars().all(is_ident_char))
+            .map(|(_, c)| c)
+            .collect();
+        if names.is_empty() {
+            problems.push(format!("{path}:{no}: `{}` names no test in its \"checked by\" cell", cells[0]));
+        }
+        for name in names {
+            if !is_fn(name) {
+                problems.push(format!("{path}:{no}: `{name}` (checked by) is not a `fn` under tests/ or src/"));
+            }
+        }
+    }
+    problems
+}
+
 fn read_repo_file(rel: &str) -> Option<String> {
     std::fs::read_to_string(root().join(rel)).ok()
 }
@@ -262,6 +328,27 @@ fn proofs_every_checked_by_name_is_a_test() {
 fn proofs_every_alg_line_comment_has_a_table_row() {
     let problems = missing_line_rows(&files_under("src", ".rs"), read_repo_file);
     assert_no_problems("`// Alg. N, line K` step comments", &problems);
+}
+
+#[test]
+fn proofs_every_line_row_names_its_test() {
+    let mut code = files_under("tests", ".rs");
+    code.extend(files_under("src", ".rs"));
+    let is_fn = |name: &str| code.iter().any(|(_, text)| defines_fn(text, name));
+    let mut problems = Vec::new();
+    let mut rows = 0;
+    for (path, md) in files_under("proofs", ".md") {
+        if path == "proofs/README.md" {
+            continue;
+        }
+        rows += prose_lines(&md)
+            .iter()
+            .filter(|(_, l)| l.trim().starts_with('|') && is_line_row_label(&table_cells(l)[0]))
+            .count();
+        problems.extend(line_rows_without_tests(&path, &md, is_fn));
+    }
+    assert_no_problems("\"checked by\" cells of the line tables", &problems);
+    assert!(rows > 0, "no `Alg. N, line K` row found under proofs/: is the scan broken?");
 }
 
 #[test]
@@ -345,4 +432,28 @@ fn proofs_link_checker_parses_checked_by_sections_and_paths() {
                 /// not myproofs/c.md\n";
     let paths: Vec<String> = proof_paths(text).into_iter().map(|(_, p)| p).collect();
     assert_eq!(paths, ["proofs/accounting/rdp_accountant.md", "proofs/a/b.md"]);
+}
+
+#[test]
+fn proofs_link_checker_flags_a_line_row_without_its_test() {
+    let is_fn = |name: &str| name.starts_with("zz_");
+    let md = "## 2 Pseudocode\n| step | formula | code | checked by |\n|---|---|---|---|\n\
+              | Alg. 2, line 3 | \\|U\\| draws | `run` | `zz_draws`, `zz_law` |\n| other | x | y | |\n\n\
+              | a | b |\n|---|---|\n| c | d |\n";
+    assert!(line_rows_without_tests("p.md", md, is_fn).is_empty());
+    // an emptied cell, a name that is no test, a dropped cell, and a table without the column
+    let emptied = md.replace("`zz_draws`, `zz_law`", "");
+    let problems = line_rows_without_tests("p.md", &emptied, is_fn);
+    assert!(problems.len() == 1 && problems[0].contains("names no test"), "{problems:?}");
+    let unknown = md.replace("`zz_law`", "`no_such_test`");
+    let problems = line_rows_without_tests("p.md", &unknown, is_fn);
+    assert!(problems.len() == 1 && problems[0].contains("no_such_test"), "{problems:?}");
+    let dropped = md.replace(" `zz_draws`, `zz_law` |", "");
+    let problems = line_rows_without_tests("p.md", &dropped, is_fn);
+    assert!(problems.len() == 1 && problems[0].contains("cells where the header has"), "{problems:?}");
+    let no_column = "| step | formula | code |\n|---|---|---|\n| `Alg. 2, line 3` | x | `zz_run` |\n";
+    let problems = line_rows_without_tests("p.md", no_column, is_fn);
+    assert!(problems.len() == 1 && problems[0].contains("no last column"), "{problems:?}");
+    // rows in a code fence are not checked
+    assert!(line_rows_without_tests("p.md", &format!("```\n{emptied}```\n"), is_fn).is_empty());
 }

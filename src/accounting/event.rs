@@ -1,4 +1,4 @@
-//! The privacy-event algebra (after dp_accounting's `DpEvent`, anchors A.1).
+//! The privacy-event algebra (after Google dp_accounting's `DpEvent`).
 //!
 //! A [`DpEvent`] is a parameters-only description of what a mechanism *did*: which noise it
 //! added, how its input was sampled, how often it ran. Algorithms emit events where they sample a

@@ -7,7 +7,7 @@
 //! multiplier z compose to one with `z/√T` (μ-GDP with μ = √T/z).
 //!
 //! **Classic** (Dwork & Roth 2014, Thm. A.1): `z = √(2 ln(1.25/δ))/ε` suffices *only for
-//! ε < 1*; for ε ≥ 1 it can under-noise (anchors C16), so [`classic_noise_multiplier`]
+//! ε < 1*; for ε ≥ 1 it can under-noise (Balle–Wang 2018, Thm. 4), so [`classic_noise_multiplier`]
 //! refuses it.
 //!
 //! Inversions solve `ln δ⁺(x) = ln δ*` with [`crate::special::bracket_root`] down to adjacent
@@ -119,7 +119,7 @@ pub fn noise_multiplier_for(epsilon: f64, delta: f64) -> Result<f64> {
 /// The classic multiplier `z = √(2 ln(1.25/δ))/ε` (Dwork & Roth 2014, Thm. A.1), rounded up.
 ///
 /// # Errors
-/// `InvalidParameter` for ε ∉ (0, 1) (the theorem's hypothesis; anchors C16) or δ ∉ (0, 1).
+/// `InvalidParameter` for ε ∉ (0, 1) (the theorem's hypothesis; Balle–Wang 2018, Thm. 4) or δ ∉ (0, 1).
 pub fn classic_noise_multiplier(epsilon: f64, delta: f64) -> Result<f64> {
     if !(epsilon > 0.0 && epsilon < 1.0) {
         return Err(Error::invalid(

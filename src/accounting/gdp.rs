@@ -5,7 +5,7 @@
 //! (Cor. 3.3), i.e. exactly one Gaussian release with multiplier `1/μ`, so
 //! `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)` (Cor. 2.13) and the best test at false-positive
 //! rate α has power `Φ(μ − Φ^{-1}(1 − α))`. For *subsampled* Gaussians the central-limit
-//! approximation (Bu et al. 2019) is **not** an upper bound (anchors C13), so
+//! approximation (Bu et al. 2019) is **not** an upper bound (Opacus #384/#400), so
 //! [`mu_of_gaussian_composition`] refuses sampled events.
 //! Proof: proofs/accounting/analytic_gaussian.md (§ GDP).
 

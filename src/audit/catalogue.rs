@@ -1,5 +1,6 @@
 //! A catalogue of mechanisms for the auditor's self-tests: correct ones, and broken ones taken
-//! from real bug classes (anchors.md B.3, B.4, C1, C7, C9, C10). Each [`Case`] fixes a claim
+//! from real bug classes (StatDP and CheckDP benchmark mechanisms, floating-point Laplace, Opacus'
+//! private batch normaliser and skipped clip, noise not scaled with the clip). Each [`Case`] fixes a claim
 //! (ε, δ), a neighbouring pair, the mechanism and the attack score; [`Case::scores`] samples it.
 //!
 //! | case | correct | bug class |
@@ -95,7 +96,7 @@ fn uniform53(rng: &mut DpRng) -> f64 {
 }
 
 /// The naive inverse-CDF Laplace sample of scale b from u ∈ [0, 1):
-/// `−b·sgn(u − ½)·ln(1 − 2|u − ½|)` evaluated in f64, as many libraries did (anchors C1).
+/// `−b·sgn(u − ½)·ln(1 − 2|u − ½|)` evaluated in f64, as many libraries did (Mironov 2012; DP-Sniper's naive float Laplace).
 pub fn naive_laplace_noise(u: f64, b: f64) -> f64 {
     let c = u - 0.5;
     -b * c.signum() * (1.0 - 2.0 * c.abs()).ln()
@@ -182,7 +183,7 @@ pub fn catalogue() -> Vec<Case> {
             "noisy_max_releases_unnoised_max",
             false,
             (1.0, 0.0),
-            "releases the unnoised maximum next to the noisy argmax (anchors B.3)",
+            "releases the unnoised maximum next to the noisy argmax (StatDP benchmark)",
             (vec![1.0, 1.0, 1.0, 1.0, 1.0], vec![2.0, 0.0, 0.0, 0.0, 0.0]),
             |q: &Vec<f64>, rng| {
                 let _index = noise::report_noisy_max(rng, q, 1.0, 1.0, noise::Monotonicity::General).expect("valid");
@@ -194,7 +195,7 @@ pub fn catalogue() -> Vec<Case> {
             "svt_no_query_noise",
             false,
             (1.0, 0.0),
-            "StatDP iSVT1 / CheckDP badsparsevector: no noise on the queries (anchors B.3, B.4)",
+            "StatDP iSVT1 / CheckDP badsparsevector: no noise on the queries",
             (vec![1.0, 1.0], vec![2.0, 0.0]),
             |q: &Vec<f64>, rng| {
                 let t = 1.0 + noise::laplace(rng, 2.0);
@@ -208,7 +209,7 @@ pub fn catalogue() -> Vec<Case> {
             "svt_unbounded_outputs",
             false,
             (1.0, 0.0),
-            "StatDP iSVT2 (Chen et al.): query noise 2/eps not scaled with N, no cap on outputs (anchors B.3)",
+            "StatDP iSVT2 (Chen et al.): query noise 2/eps not scaled with N, no cap on outputs",
             svt_pattern_pair(),
             |q: &Vec<f64>, rng| {
                 let t = 0.5 + noise::laplace(rng, 2.0);
@@ -221,7 +222,7 @@ pub fn catalogue() -> Vec<Case> {
             "svt_lee_clifton",
             false,
             (1.0, 0.0),
-            "StatDP iSVT3 (Lee & Clifton): threshold noise 4/eps, query noise 4/(3 eps), N = 3 (anchors B.3)",
+            "StatDP iSVT3 (Lee & Clifton): threshold noise 4/eps, query noise 4/(3 eps), N = 3",
             svt_pattern_pair(),
             |q: &Vec<f64>, rng| {
                 let t = 0.5 + noise::laplace(rng, 4.0);
@@ -241,7 +242,7 @@ pub fn catalogue() -> Vec<Case> {
             "laplace_scale_off_by_2",
             false,
             (1.0, 0.0),
-            "Laplace scale 1/(2 eps) instead of 1/eps (anchors C9)",
+            "Laplace scale 1/(2 eps) instead of 1/eps (noise-scale bug)",
             count_pair(),
             |d: &Vec<f64>, rng| sum(d) + noise::laplace(rng, 0.5),
             |o: &f64| *o,
@@ -250,7 +251,7 @@ pub fn catalogue() -> Vec<Case> {
             "gaussian_not_scaled_by_clip",
             false,
             (gaussian_claim, 1e-5),
-            "sum of gradients clipped to C = 4 with noise std sigma instead of sigma*C (anchors C9)",
+            "sum of gradients clipped to C = 4 with noise std sigma instead of sigma*C (SPRINT_gan #5)",
             (vec![0.0, 0.0, 0.0], vec![0.0, 0.0, 0.0, 4.0]),
             |g: &Vec<f64>, rng| g.iter().map(|&x| clip(x, 4.0)).sum::<f64>() + noise::standard_normal(rng),
             |o: &f64| *o,
@@ -262,7 +263,7 @@ pub fn catalogue() -> Vec<Case> {
                 1.0, // placeholder, replaced below by the accountant's value
                 1e-5,
             ),
-            "noisy sum divided by floor(n*q) computed from the private dataset size (anchors C7, Opacus)",
+            "noisy sum divided by floor(n*q) computed from the private dataset size (Opacus #571)",
             (vec![0.0, 0.0], vec![0.0, 0.0, 0.0]),
             |g: &Vec<f64>, rng| {
                 let q = 0.7;
@@ -276,7 +277,7 @@ pub fn catalogue() -> Vec<Case> {
             "skipped_clip",
             false,
             (gaussian_claim, 1e-5),
-            "per-example clip to C = 1 skipped for a record of norm 10 (anchors C10)",
+            "per-example clip to C = 1 skipped for a record of norm 10 (Opacus PR #664)",
             (vec![0.0, 0.0, 0.0], vec![0.0, 0.0, 0.0, 10.0]),
             |g: &Vec<f64>, rng| g.iter().sum::<f64>() + noise::standard_normal(rng),
             |o: &f64| *o,
@@ -285,7 +286,7 @@ pub fn catalogue() -> Vec<Case> {
             "naive_float_laplace",
             false,
             (0.1, 0.0),
-            "inverse-CDF Laplace in floating point, claimed eps = 0.1 (anchors C1, DP-Sniper)",
+            "inverse-CDF Laplace in floating point, claimed eps = 0.1 (Mironov 2012, DP-Sniper)",
             (vec![0.0], vec![1.0]),
             |d: &Vec<f64>, rng| d[0] + naive_laplace_noise(uniform53(rng), 10.0),
             // +1: producible from x = 0 only; −1: from x = 1 only; 0: both or neither

@@ -8,7 +8,7 @@
 //!
 //! so every ε with `p(ε, δ) ≤ significance` is rejected and the bound is the supremum of those.
 //! The δ term is part of the theorem: a published third-party copy commented it out
-//! (`p = beta  #+ alpha*delta*2*m`, anchors C19), which overstates the bound whenever δ > 0;
+//! (`p = beta  #+ alpha*delta*2*m` in ubc-systopia/panoramia), which overstates the bound whenever δ > 0;
 //! [`p_value`] always includes it.
 //!
 //! Threshold choice: the guess rule "top r pooled scores" depends on the output only, so each
@@ -18,7 +18,7 @@
 //! [`OneRunThresholds::JaxPrivacyFrontier`] divides it by the number of
 //! points on the ROC frontier instead, as jax_privacy's `CanaryScoreAuditor.epsilon_one_run`
 //! does: the frontier is computed with the labels, so that count is data dependent and the
-//! correction is not rigorous; it exists to reproduce the published vectors (anchors B.10).
+//! correction is not rigorous; it exists to reproduce the published vectors (B10 of proofs/README.md).
 //! The p-value is non-decreasing in ε when 2mδ ≤ 1, which the supremum search needs; larger δ
 //! is refused. Note the cost of the δ term: with m = 20 000 and δ = 1e-6 it alone keeps the
 //! rigorous bound at 0 on the B.10 vectors.

@@ -154,7 +154,7 @@ impl AuditSettings {
 }
 
 /// `ln((P̲ − δ)/Q̄)` from counts, with the two Clopper–Pearson levels given explicitly: the
-/// primitive behind every bound here (and the convention of Jagielski et al. 2020, anchors B.6,
+/// primitive behind every bound here (and the convention of Jagielski et al. 2020, vector B6 of proofs/README.md,
 /// with `alpha_p = alpha_q = α/2`). Returns `None` when `P̲ ≤ δ`; divides by `group_size` k
 /// (group privacy, δ = 0 only).
 ///

@@ -297,7 +297,7 @@ pub fn parse_libsvm(text: &str, name: &str, dimension: Option<usize>) -> Result<
     Dataset::new(features, labels, d)
 }
 
-/// The synthetic absolute regression of \[ADFJT\] §6.1 (notes §5.1): `x* ~ U{−1, 1}^d`,
+/// The synthetic absolute regression of \[ADFJT\] Sec. 6.1: `x* ~ U{−1, 1}^d`,
 /// `aᵢ ~ N(0, diag(σ)²)` with `σⱼ = j^{−3/2}`, `bᵢ = ⟨aᵢ, x*⟩ + Lap(τ)`. Returns the data and x*.
 ///
 /// # Errors

@@ -1,5 +1,5 @@
 //! Sparse datasets (compressed sparse rows) and the sparse bag-of-words generator of the shrunk
-//! \[LZLRMS\] experiment (notes §5.4): binary features with Zipf frequencies, a few informative
+//! \[LZLRMS\] experiment (Sec. 5.1, shrunk): binary features with Zipf frequencies, a few informative
 //! rare words, labels from a logistic model.
 
 use super::Dataset;

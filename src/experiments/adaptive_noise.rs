@@ -5,7 +5,7 @@
 //! Methods: non-private AdaGrad; DP-SGD (clip 1); PASAN and PAGAN with A = I/B² (B = 1) and with
 //! the paper's `Cⱼⱼ = σⱼ^{−4/3}` (B = the median of `‖a‖_C` on a *public* sample drawn from the
 //! generative model with another seed: the paper leaves B and the scale of C unspecified).
-//! Unspecified in the paper and fixed here (notes §5.1): X = [−1, 1]^d, x⁰ = 0, δ = 1e-5,
+//! Unspecified in the paper and fixed here (Sec. 6.1 leaves them open): X = [−1, 1]^d, x⁰ = 0, δ = 1e-5,
 //! Poisson sampling with q = b/n and the noise multiplier calibrated by the RDP accountant for the
 //! run's T steps, T = 20 epochs (10 with `--quick`). Step sizes are tuned on the paper's grid
 //! {0.005, 0.01, 0.05, 0.1, 0.15, 0.2, 0.4, 0.5, 1.0} by the median final loss of tuning runs

@@ -11,7 +11,7 @@
 //! medians over seeds. A benchmark, not a pass/fail test: the verdict line
 //! reports what was measured.
 //!
-//! Signal-to-noise (notes §5.4): the averaged SGD-phase noise per coordinate is
+//! Signal-to-noise: the averaged SGD-phase noise per coordinate is
 //! `σC1/(b√s1)`; words whose mean clipped gradient is below it get a noise-dominated
 //! preconditioner, so DP² can only help when informative words clear that level.
 

@@ -1,10 +1,10 @@
-//! `dpref reproduce dpagd`: \[ZCHWB\] §5 (Figure 1), shrunk to two cores.
+//! `dpref reproduce dpagd`: \[ZCHWB\] Sec. 6 (Figure 1), shrunk to two cores.
 //!
 //! The paper trains a 784-128-128-10 MLP on MNIST for 100 epochs with DP-SGD, DP-RMSProp and
 //! DP-Adam (minibatch, Poisson b = 128, clip C = 1, σ ∈ {2, 4, 8}, δ = 1e-5, i.e. ε ∈ {1.22,
 //! 0.57, 0.28}), picks the step size from {0.1, 0.01, 0.001} by the lowest final training loss,
 //! decays it ×0.1 every 30 epochs, and reports train/test accuracy against epochs. MNIST is not
-//! available offline (notes §5), so this runs the same pipeline on a synthetic 10-class Gaussian
+//! available offline, so this runs the same pipeline on a synthetic 10-class Gaussian
 //! mixture ([`gaussian_classes`]) with a smaller MLP, at the same three ε: σ is calibrated by the
 //! RDP accountant (improved conversion) for the shrunk run's q and T, so each run is ε-DP at the
 //! paper's budget. Step decay ×0.1 at 30% and 60% of the run (the paper's 30/100 epochs).

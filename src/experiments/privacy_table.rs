@@ -4,7 +4,8 @@
 //! dpref's RDP upper bounds under the classic and the improved conversion, side by side, plus the
 //! same steps with fixed-size sampling without replacement under replace-one (where a replaced
 //! record moves a clipped sum by 2C, so the event's multiplier is σ/2). Settings and locations
-//! are from the papers in `shared/papers/` (see each row's `source`).
+//! are the papers' own (see each row's `source`; bibliography and the reference vectors G1–G3 in
+//! `proofs/README.md`).
 
 use crate::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
 use crate::error::Result;
@@ -68,13 +69,13 @@ pub struct Setting {
     pub remark: &'static str,
 }
 
-/// The settings, papers first, then reference-library anchors (anchors.md A.8).
+/// The settings, papers first, then reference-library vectors (G1–G3 of `proofs/README.md`).
 pub fn settings() -> Vec<Setting> {
     let mut v = Vec::new();
     for (sigma, claim) in [(2.0, 1.22), (4.0, 0.57), (8.0, 0.28)] {
         v.push(Setting {
             name: "ZCHWB MNIST",
-            source: "[ZCHWB] 001 l.207-213, Fig. 1",
+            source: "[ZCHWB] Sec. 6, Fig. 1",
             dataset_size: 60_000,
             batch_size: 128,
             sigma,
@@ -88,7 +89,7 @@ pub fn settings() -> Vec<Setting> {
     }
     v.push(Setting {
         name: "DP2 IMDB",
-        source: "[LZLRMS] 003 l.195, 619, 627, 631",
+        source: "[LZLRMS] Sec. 5.1, App. C.1-C.2",
         dataset_size: 25_000,
         batch_size: 64,
         sigma: 1.0,
@@ -101,7 +102,7 @@ pub fn settings() -> Vec<Setting> {
     });
     v.push(Setting {
         name: "DP2 StackOverflow",
-        source: "[LZLRMS] 003 l.195, 621, 627, 631",
+        source: "[LZLRMS] Sec. 5.1, App. C.1-C.2",
         dataset_size: 246_092,
         batch_size: 64,
         sigma: 1.0,
@@ -114,7 +115,7 @@ pub fn settings() -> Vec<Setting> {
     });
     v.push(Setting {
         name: "DP2 MovieLens",
-        source: "[LZLRMS] 003 l.195, 623, 627, 631",
+        source: "[LZLRMS] Sec. 5.1, App. C.1-C.2",
         dataset_size: 80_000,
         batch_size: 64,
         sigma: 0.5,
@@ -125,10 +126,10 @@ pub fn settings() -> Vec<Setting> {
         orders: Orders::TfPrivacy,
         remark: "n = 80000 inferred from 1250 steps/epoch; epsilon only in figures",
     });
-    // Reference-library anchors (notes/anchors.md A.8).
+    // Reference-library vectors (G1–G3 of proofs/README.md).
     v.push(Setting {
         name: "anchor G1 (TF Privacy)",
-        source: "anchors A.5/A.8 G1: compute_dp_sgd_privacy_test",
+        source: "G1: TF Privacy compute_dp_sgd_privacy_test",
         dataset_size: 60_000,
         batch_size: 150,
         sigma: 1.3,
@@ -141,7 +142,7 @@ pub fn settings() -> Vec<Setting> {
     });
     v.push(Setting {
         name: "anchor G2 (TF MNIST tutorial)",
-        source: "anchors A.5/A.8 G2",
+        source: "G2: TF Privacy MNIST tutorial",
         dataset_size: 60_000,
         batch_size: 256,
         sigma: 1.1,
@@ -154,7 +155,7 @@ pub fn settings() -> Vec<Setting> {
     });
     v.push(Setting {
         name: "anchor G3 (Opacus test)",
-        source: "anchors A.2/A.8 G3: opacus/tests/accountants_test.py",
+        source: "G3: opacus/tests/accountants_test.py",
         dataset_size: 25,
         batch_size: 1,
         sigma: 1.5,

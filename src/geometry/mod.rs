@@ -8,7 +8,7 @@
 //! | [`Domain::project_weighted`] | box, l2 ball | `argmin_{y∈X} ‖y − x‖_H`, `H = diag(h)` (AdaGrad) |
 //!
 //! With `A = C/B²` the ellipsoid is the `‖·‖_C`-ball of radius B; with `A = I/B²` both ellipsoid
-//! projections equal [`clip_l2`] at radius B (\[ADFJT\] notes §2.0). The radial variant makes
+//! projections equal [`clip_l2`] at radius B (\[ADFJT\] Sec. 2; proofs/geometry.md §3). The radial variant makes
 //! Lemma B.1's bias bound exact; the Euclidean one is the paper's definition.
 //! Proof: proofs/geometry.md.
 

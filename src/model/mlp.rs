@@ -1,5 +1,5 @@
 //! A multilayer perceptron with ReLU hidden layers and a softmax cross-entropy loss, as in the
-//! \[ZCHWB\] experiment (784-128-128-10 on MNIST; notes §5), with per-example gradients.
+//! \[ZCHWB\] experiment (784-128-128-10 on MNIST; Sec. 6), with per-example gradients.
 //!
 //! Layers l = 1..L map `a_{l−1} ∈ R^{n_{l−1}}` to `z_l = W_l a_{l−1} + b_l`, `a_l = relu(z_l)` for
 //! l < L; the logits are `z_L` and `ℓ(w, (x, y)) = ln Σ_k e^{z_{L,k}} − z_{L,y}` with

@@ -1,4 +1,4 @@
-//! The non-convex test problem of \[ZCHWB\] notes §6.4: `ℓ(w, z) = Σᵢ φ(wᵢ − zᵢ)` with
+//! A non-convex test problem for \[ZCHWB\]'s theorems: `ℓ(w, z) = Σᵢ φ(wᵢ − zᵢ)` with
 //! `φ(u) = u²/(1 + u²)`, which satisfies Assumptions A1 and A2 with explicit constants:
 //! `φ′(u) = 2u/(1 + u²)²`, `|φ′| ≤ 3√3/8` (at u² = 1/3), `φ″(u) = (2 − 6u²)/(1 + u²)³ ∈ [−1/2, 2]`,
 //! so `G = (3√3/8)·√p`, `L = 2`, `ℓ* = 0`. With `zᵢ` i.i.d. uniform on a finite support the

@@ -1,5 +1,5 @@
 //! Synthetic classification data standing in for MNIST in the shrunk \[ZCHWB\] experiment
-//! (notes §5: MNIST is not available offline).
+//! (MNIST is not available offline).
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};

@@ -488,7 +488,7 @@ impl PldAccountant {
                     Ok(Curves { remove: Sides::from(r?), add: Some(Sides::from(a?)) })
                 }
             }
-            // The one place where a count multiplies (STYLE (c) 2; anchors C20).
+            // The one place where a count multiplies (dp_accounting 0.6.0 drops it for RR).
             Plan::SelfComposed(inner, k) => {
                 let c = self.execute(inner)?;
                 let k = *k;

@@ -327,7 +327,7 @@ impl RdpAccountant {
             DpEvent::SelfComposed { event: inner, count } => {
                 let k = check::count("count", *count)? as f64;
                 let c = self.curve(inner)?;
-                // The one place where a count multiplies (STYLE (c) 2).
+                // The one place where a count multiplies (so that no branch can forget it).
                 Ok(Curve {
                     rdp: c.rdp.iter().map(|r| (r * k).next_up()).collect(),
                     log_good: c.log_good * k * (1.0 + 2.0 * f64::EPSILON),

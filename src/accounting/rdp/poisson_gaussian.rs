@@ -19,7 +19,7 @@
 //!   `1e-11·S_N·ln S_N` (so that ln A_α, and with it the RDP, is within ~1e-11 relative; A_α is
 //!   close to 1 for small q, so a tolerance relative to A_α alone would not do), or it stops after
 //!   20 000 terms, still an upper bound. This is the termination rule that the
-//!   Opacus/TF code lacks (anchors C14: it returns ln A = −30.39 at q=0.4, z=12, α=59.5 where the
+//!   Opacus/TF code lacks (vector G5 of proofs/README.md: it returns ln A = −30.39 at q=0.4, z=12, α=59.5 where the
 //!   truth is 2.1479) and that dp_accounting replaced by `inf` when it does not converge.
 //!
 //! Every result is rounded up by its floating-point error bound ([`super::logsum`]).

@@ -1,4 +1,4 @@
-//! The `dpref` command line (contract: shared/CLI.md). Thin: parse, call the library, print.
+//! The `dpref` command line (contract: the README's "Quick start" section). Thin: parse, call the library, print.
 //! Exit codes: 0 success, 2 bad input or unsupported request (one `error:` line on stderr),
 //! 3 an audit found a violation.
 

@@ -1,12 +1,12 @@
-//! The gradient moments `G(z; C)` and `Ĝ_p(S; C)` (\[ADFJT\] eq. (4), Sec. 4.1 (v?)) and the bias
-//! of radial clipping, exact and as bounded by \[ADFJT\] Lemma B.1 (v?).
+//! The gradient moments `G(z; C)` and `Ĝ_p(S; C)` (\[ADFJT\] eq. (4), Sec. 4.1) and the bias
+//! of radial clipping, exact and as bounded by \[ADFJT\] Lemma B.1.
 
 use super::validate::{check_c, check_order_above_one, check_rows, check_vector, root_sum_squares};
 use crate::error::{Error, Result, check};
 
 /// `G(z; C) = ‖z‖_C = (Σⱼ Cⱼⱼ zⱼ²)^{1/2}`: Assumption A1's Lipschitz constant of a GLM loss
 /// `F(x; z) = ℓ(zᵀx)` with `ℓ` 1-Lipschitz, since `‖∇F‖_C = |ℓ'|·‖z‖_C ≤ ‖z‖_C`
-/// (\[ADFJT\] Sec. 4.1 (v?)).
+/// (\[ADFJT\] Sec. 4.1).
 ///
 /// # Errors
 /// `Empty`/`NonFinite` for a bad `z`; `InvalidParameter` for a bad `C` or lengths that differ.
@@ -17,7 +17,7 @@ pub fn glm_gradient_bound_g(z: &[f64], ellipsoid_c: &[f64]) -> Result<f64> {
 }
 
 /// The empirical moment `Ĝ_p = ((1/n) Σᵢ Gᵢ^p)^{1/p}` of given Lipschitz constants
-/// `Gᵢ = G(zᵢ; C) ≥ 0` (\[ADFJT\] eq. (4) (v?)); `p = ∞` gives `maxᵢ Gᵢ`. Computed scaled by
+/// `Gᵢ = G(zᵢ; C) ≥ 0` (\[ADFJT\] eq. (4)); `p = ∞` gives `maxᵢ Gᵢ`. Computed scaled by
 /// `maxᵢ Gᵢ`, so it does not overflow for large `p`.
 ///
 /// # Errors
@@ -41,7 +41,7 @@ pub fn empirical_moment_g_hat(g_values: &[f64], moment_order_p: f64) -> Result<f
 }
 
 /// `Ĝ_p(S; C) = ((1/n) Σᵢ ‖zᵢ‖_C^p)^{1/p}` for GLM feature rows `zᵢ` (\[ADFJT\] eq. (4) with
-/// `G(z; C) = ‖z‖_C`, Sec. 4.1 (v?)).
+/// `G(z; C) = ‖z‖_C`, Sec. 4.1).
 ///
 /// # Errors
 /// As [`glm_gradient_bound_g`] and [`empirical_moment_g_hat`]; `InvalidParameter` for rows of
@@ -64,7 +64,7 @@ fn glm_norms<R: AsRef<[f64]>>(features: &[R], ellipsoid_c: &[f64]) -> Result<Vec
 
 /// The exact bias of radial clipping on the empirical measure:
 /// `(1/n) Σᵢ (Gᵢ − B)₊`. For the radial projection `π(g) = g·min(1, B/‖g‖_C)` onto
-/// `{‖g‖_C ≤ B}` one has `‖g − π(g)‖_C = (‖g‖_C − B)₊` (notes §2.0 (b)), so this is
+/// `{‖g‖_C ≤ B}` one has `‖g − π(g)‖_C = (‖g‖_C − B)₊` (`proofs/geometry.md` §3), so this is
 /// `(1/n) Σᵢ ‖gᵢ − π(gᵢ)‖_C` when `Gᵢ = ‖gᵢ‖_C`, the clipping term of the explicit Thms. 8, 9.
 ///
 /// # Errors
@@ -92,13 +92,13 @@ pub fn glm_radial_clipping_bias<R: AsRef<[f64]>>(
     radial_clipping_bias(&g, clip_radius_b)
 }
 
-/// Lemma B.1's bound on the radial clipping bias (\[ADFJT\] Lemma B.1 (v?), from Barber–Duchi
+/// Lemma B.1's bound on the radial clipping bias (\[ADFJT\] Lemma B.1, from Barber–Duchi
 /// 2014, Lemma 3): if `(E‖X‖_C^p)^{1/p} ≤ G` then `E‖π(X) − X‖_C ≤ G^p/((p − 1)B^{p−1})`,
 /// evaluated as `B·(G/B)^p/(p − 1)` (overflow gives `+∞`, which is still an upper bound).
 /// With `G = Ĝ_p(S; C)` it bounds [`radial_clipping_bias`] on the sample `S`.
 ///
 /// # Errors
-/// `InvalidParameter` for `G < 0`, `B ≤ 0`, or `p ≤ 1` (erratum 7: the paper allows `p ≥ 1`,
+/// `InvalidParameter` for `G < 0`, `B ≤ 0`, or `p ≤ 1` (erratum E7: the paper allows `p ≥ 1`,
 /// where the bound is undefined).
 pub fn radial_clipping_bias_bound(moment_g: f64, moment_order_p: f64, clip_radius_b: f64) -> Result<f64> {
     let g = check::non_negative("moment_g", moment_g)?;

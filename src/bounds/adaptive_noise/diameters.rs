@@ -1,11 +1,11 @@
-//! The diameters and traces the \[ADFJT\] theorems are stated in (notes §7): `D₂`, `D∞`,
+//! The diameters and traces the \[ADFJT\] theorems are stated in: `D₂`, `D∞`,
 //! `D_{C⁻¹}` of a box or an l2 ball, `tr(C⁻¹)` and `tr(C^{−1/2})`.
 
 use super::validate::{check_c, check_vector, root_sum_squares};
 use crate::error::{Error, Result, check};
 
 /// The three diameters the theorems use: `D₂ = diam₂(X)`, `D∞ = diam∞(X)` and
-/// `D_{C⁻¹} = diam_{‖·‖_{C⁻¹}}(X) = sup_{x,y∈X} (Σⱼ (xⱼ − yⱼ)²/Cⱼⱼ)^{1/2}` (notes §7).
+/// `D_{C⁻¹} = diam_{‖·‖_{C⁻¹}}(X) = sup_{x,y∈X} (Σⱼ (xⱼ − yⱼ)²/Cⱼⱼ)^{1/2}`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Diameters {
     /// `D₂ = sup ‖x − y‖₂`.

@@ -1,10 +1,10 @@
-//! The Hölder chain of \[ADFJT\] Sec. 3.2 (v?), which orders the privacy factors of PASAN,
+//! The Hölder chain of \[ADFJT\] Sec. 3.2, which orders the privacy factors of PASAN,
 //! PAGAN and the lower bounds.
 
 use super::validate::check_nonnegative_sigma;
 use crate::error::Result;
 
-/// The three members of the Hölder chain of \[ADFJT\] Sec. 3.2 (v?):
+/// The three members of the Hölder chain of \[ADFJT\] Sec. 3.2:
 /// `√d·Σⱼ σⱼ ≥ (Σⱼ σⱼ^{2/3})^{3/2} ≥ Σⱼ σⱼ`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HolderChain {

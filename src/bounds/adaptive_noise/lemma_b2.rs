@@ -1,4 +1,4 @@
-//! \[ADFJT\] Lemma B.2 (v?), the summation inequality behind Thms. 6 and 7, and the [`Sides`] of
+//! \[ADFJT\] Lemma B.2, the summation inequality behind Thms. 6 and 7, and the [`Sides`] of
 //! an inequality (also used by [`crate::bounds::dpagd`]).
 
 use super::validate::check_vector;
@@ -13,7 +13,7 @@ pub struct Sides {
     pub rhs: f64,
 }
 
-/// \[ADFJT\] Lemma B.2 (v?): for any real `a₁, …, a_n`,
+/// \[ADFJT\] Lemma B.2: for any real `a₁, …, a_n`,
 /// `Σ_{k=1}^n a_k²/‖a_{1:k}‖₂ ≤ 2‖a_{1:n}‖₂` (terms with `‖a_{1:k}‖₂ = 0` are `0/0 := 0`).
 /// Returns `lhs = Σ a_k²/‖a_{1:k}‖₂` and `rhs = 2‖a_{1:n}‖₂`, computed on `a/maxₖ|aₖ|` and scaled
 /// back (both sides are 1-homogeneous), so neither overflows.

@@ -1,4 +1,4 @@
-//! The lower bounds of \[ADFJT\] Thm. 4 (v?) (l∞ box) and Thm. 5 (v?) (l2 ball), and the linear
+//! The lower bounds of \[ADFJT\] Thm. 4 (l∞ box) and Thm. 5 (l2 ball), and the linear
 //! problem and sign-estimation error of Thm. 4's reduction (Prop. 1).
 
 use super::validate::{check_nonnegative_sigma, check_vector};
@@ -20,7 +20,7 @@ fn check_lower_bound_inputs(sigma: &[f64], n: u64, epsilon: f64, omega_constant:
     Ok((n as f64 * epsilon, (sigma.len() as f64).ln()))
 }
 
-/// The lower bound of \[ADFJT\] Thm. 4 (v?) on the l∞ box (via Prop. 1): for every (ε, δ)-DP `M`
+/// The lower bound of \[ADFJT\] Thm. 4 on the l∞ box (via Prop. 1): for every (ε, δ)-DP `M`
 /// and data with `|zⱼ| ≤ σⱼ`, if `√d·log d ≤ nε`,
 ///
 /// ```text
@@ -44,7 +44,7 @@ pub fn linf_box_lower_bound(sigma: &[f64], dataset_size_n: u64, epsilon: f64, om
     Ok(omega_constant * s.powf(1.5) / (n_eps * log_d.powf(2.5)))
 }
 
-/// The lower bound of \[ADFJT\] Thm. 5 (v?) on the unit l2 ball (via Prop. 2 and bucketing): for
+/// The lower bound of \[ADFJT\] Thm. 5 on the unit l2 ball (via Prop. 2 and bucketing): for
 /// every (ε, δ)-DP `M` and data with `|zⱼ| ≤ σⱼ`, if `√d ≤ nε`,
 ///
 /// ```text
@@ -77,7 +77,7 @@ fn check_box_pair(x: &[f64], z_bar: &[f64]) -> Result<()> {
     Ok(())
 }
 
-/// The excess loss of the linear problem of \[ADFJT\] Thm. 4 (v?): `f(x) = −xᵀz̄` on
+/// The excess loss of the linear problem of \[ADFJT\] Thm. 4: `f(x) = −xᵀz̄` on
 /// `X∞ = [−1, 1]^d` has minimiser `x*ⱼ = sign(z̄ⱼ)`, so `f(x) − f(x*) = ‖z̄‖₁ − xᵀz̄`.
 ///
 /// # Errors
@@ -87,7 +87,7 @@ pub fn linear_box_excess(x: &[f64], z_bar: &[f64]) -> Result<f64> {
     Ok(z_bar.iter().zip(x).map(|(z, x)| z.abs() - x * z).sum())
 }
 
-/// The sign-estimation error of \[ADFJT\] Prop. 1 (v?): `Σⱼ |z̄ⱼ|·1{sign(xⱼ) ≠ sign(z̄ⱼ)}`, with
+/// The sign-estimation error of \[ADFJT\] Prop. 1: `Σⱼ |z̄ⱼ|·1{sign(xⱼ) ≠ sign(z̄ⱼ)}`, with
 /// `sign(0) = 0`. The proof of Thm. 4 uses `‖z̄‖₁ − xᵀz̄ ≥` this for `x ∈ X∞`
 /// ([`linear_box_excess`]).
 ///

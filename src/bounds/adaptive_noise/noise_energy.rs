@@ -1,9 +1,9 @@
-//! The noise energy of \[ADFJT\] eq. (17) (v?) (notes N3), written in `C` and in `A = C/B²`.
+//! The noise energy of \[ADFJT\] eq. (17), written in `C` and in `A = C/B²`.
 
 use super::diameters::trace_c_inv;
 use crate::error::{Error, Result, check};
 
-/// The noise energy of \[ADFJT\] eq. (17) (v?) (notes N3): with `ĝ = g̃ + s·ξ`, `ξ ~ N(0, A⁻¹)`
+/// The noise energy of \[ADFJT\] eq. (17): with `ĝ = g̃ + s·ξ`, `ξ ~ N(0, A⁻¹)`
 /// independent of `g̃`, and `A = C/B²`,
 /// `E‖ĝ‖₂² − E‖g̃‖₂² = s²·tr(A⁻¹) = s²B²·tr(C⁻¹)`. This function evaluates `s²B²·tr(C⁻¹)`;
 /// [`noise_energy_gap_from_a`] evaluates `s²·tr(A⁻¹)`.

@@ -1,5 +1,5 @@
-//! PAGAN's utility (\[ADFJT\] Alg. 2): Thm. 9 (v?) with explicit constants and as printed, and
-//! Thm. 2 (v?), its tuned clip radius and printed rate.
+//! PAGAN's utility (\[ADFJT\] Alg. 2): Thm. 9 with explicit constants and as printed, and
+//! Thm. 2, its tuned clip radius and printed rate.
 
 use super::diameters::trace_c_inv_sqrt;
 use super::terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms, check_explicit_common};
@@ -29,15 +29,15 @@ pub struct PaganExplicitInputs<'a> {
     pub clipping_bias: f64,
 }
 
-/// \[ADFJT\] Thm. 9 (v?) (printed "Algorithm 1"; it is Alg. 2, erratum 6), explicit-constant
-/// version (notes §4.7; radial projection, `x̄` over `k = 0..T−1`, any `u ∈ X`):
+/// \[ADFJT\] Thm. 9 (printed "Algorithm 1"; it is Alg. 2, erratum E6), explicit-constant
+/// version (derived in `proofs/adaptive_noise/pagan.md` §4; radial projection, `x̄` over `k = 0..T−1`, any `u ∈ X`):
 ///
 /// ```text
 /// E[f(x̄) − f(u)] ≤ ((D∞²/(2α) + α)/T) · Σⱼ (Σ_{k<T} E(g̃ⱼᵏ)² + T s² B²/Cⱼⱼ)^{1/2}
 ///                  + D_{C⁻¹} · (1/n) Σᵢ (G(zᵢ; C) − B)₊
 /// ```
 ///
-/// It is (R-ADA) with the corrected constant (erratum 3), per-coordinate Jensen, and
+/// It is (R-ADA) with the corrected constant (erratum E3), per-coordinate Jensen, and
 /// `E(ξⱼ)² = s²B²/Cⱼⱼ` with zero cross terms: tighter than the paper's factor 2 in eq. (18)–(20).
 ///
 /// # Errors
@@ -71,7 +71,7 @@ pub fn pagan_bound_explicit(inputs: &PaganExplicitInputs<'_>) -> Result<Explicit
     Ok(ExplicitBound { adaptive_term: coef / t * energy, clipping_term: i.diam_c_inv * i.clipping_bias })
 }
 
-/// \[ADFJT\] Thm. 9 (v?) as printed, with its `O(1)` set to 1 — **trend use only** (explicit form:
+/// \[ADFJT\] Thm. 9 as printed, with its `O(1)` set to 1 — **trend use only** (explicit form:
 /// [`pagan_bound_explicit`]):
 ///
 /// ```text
@@ -102,7 +102,7 @@ pub fn pagan_rate_printed_unit_constant(
     })
 }
 
-/// The clip radius of \[ADFJT\] Thm. 2 (v?):
+/// The clip radius of \[ADFJT\] Thm. 2:
 /// `B = 2G_{2p}(C)·(D_{C⁻¹}·nε/(D∞·log(1/δ)^{1/2}·tr(C^{−1/2})))^{1/p}`; the exact minimiser
 /// over B of Thm. 9's `noise + clipping`, with the same `2E` and `2E/(p − 1)` split as
 /// [`pasan_tuned_clip_radius`](super::pasan_tuned_clip_radius).
@@ -118,7 +118,7 @@ pub fn pagan_tuned_clip_radius(setting: &RateSetting<'_>, diam_inf: f64) -> Resu
         * (setting.diam_c_inv * setting.n_eps() / (diam_inf * k)).powf(1.0 / setting.moment_order_p))
 }
 
-/// \[ADFJT\] Thm. 2 (v?) as printed, `O(1)` set to 1 — **trend use only**:
+/// \[ADFJT\] Thm. 2 as printed, `O(1)` set to 1 — **trend use only**:
 ///
 /// ```text
 /// optimization = (D∞/T)·Σⱼ E(Σ_{k=1}^T (gⱼᵏ)²)^{1/2}

@@ -1,5 +1,5 @@
-//! PASAN's utility (\[ADFJT\] Alg. 1): Thm. 8 (v?) with explicit constants and as printed, and
-//! Thm. 1 (v?), its tuned clip radius and printed rate.
+//! PASAN's utility (\[ADFJT\] Alg. 1): Thm. 8 with explicit constants and as printed, and
+//! Thm. 1, its tuned clip radius and printed rate.
 
 use super::diameters::trace_c_inv;
 use super::terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms, check_explicit_common};
@@ -8,7 +8,7 @@ use crate::error::{Result, check};
 /// Inputs of [`pasan_bound_explicit`] (expectations over the algorithm's randomness).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PasanExplicitInputs<'a> {
-    /// `Σ_{k=0}^{T−1} E‖g̃ᵏ‖₂²`, the clipped (not noisy) mean gradients (erratum 5).
+    /// `Σ_{k=0}^{T−1} E‖g̃ᵏ‖₂²`, the clipped (not noisy) mean gradients (erratum E5).
     pub sum_sq_norm_g_tilde: f64,
     /// T ≥ 1: number of steps.
     pub steps_t: u64,
@@ -29,7 +29,7 @@ pub struct PasanExplicitInputs<'a> {
     pub clipping_bias: f64,
 }
 
-/// \[ADFJT\] Thm. 8 (v?), explicit-constant version (notes §4.6; radial projection,
+/// \[ADFJT\] Thm. 8, explicit-constant version (derived in `proofs/adaptive_noise/pasan.md` §4; radial projection,
 /// `x̄ = (1/T) Σ_{k=0}^{T−1} xᵏ`, any `u ∈ X`, any `s ≥ 0`):
 ///
 /// ```text
@@ -61,7 +61,7 @@ pub fn pasan_bound_explicit(inputs: &PasanExplicitInputs<'_>) -> Result<Explicit
     Ok(ExplicitBound { adaptive_term: coef / t * energy, clipping_term: i.diam_c_inv * i.clipping_bias })
 }
 
-/// \[ADFJT\] Thm. 8 (v?) as printed, with its `O(1)` set to 1 — **trend use only**: the theorem
+/// \[ADFJT\] Thm. 8 as printed, with its `O(1)` set to 1 — **trend use only**: the theorem
 /// gives no value for the constant (the explicit form is [`pasan_bound_explicit`]):
 ///
 /// ```text
@@ -92,11 +92,11 @@ pub fn pasan_rate_printed_unit_constant(
     })
 }
 
-/// The clip radius of \[ADFJT\] Thm. 1 (v?):
+/// The clip radius of \[ADFJT\] Thm. 1:
 /// `B = 2G_{2p}(C)·(D_{C⁻¹}·nε/(D₂·tr(C⁻¹)^{1/2}·log(1/δ)^{1/2}))^{1/p}`.
 /// It is the exact minimiser over B of Thm. 8's `noise + clipping`; there
 /// `noise = 2·E` and `clipping = 2E/(p − 1)` with `E` the privacy term of
-/// [`pasan_tuned_rate_printed_unit_constant`] (notes §4.6), so `clipping/noise = 1/(p − 1)`.
+/// [`pasan_tuned_rate_printed_unit_constant`] (`proofs/adaptive_noise/pasan.md` §4), so `clipping/noise = 1/(p − 1)`.
 ///
 /// # Errors
 /// `InvalidParameter` for any input outside its documented range.
@@ -109,7 +109,7 @@ pub fn pasan_tuned_clip_radius(setting: &RateSetting<'_>, diam_2: f64) -> Result
         * (setting.diam_c_inv * setting.n_eps() / (diam_2 * k)).powf(1.0 / setting.moment_order_p))
 }
 
-/// \[ADFJT\] Thm. 1 (v?) as printed, `O(1)` set to 1 — **trend use only**:
+/// \[ADFJT\] Thm. 1 as printed, `O(1)` set to 1 — **trend use only**:
 ///
 /// ```text
 /// optimization = (D₂/T)·(Σ_{k=1}^T E‖gᵏ‖₂²)^{1/2}

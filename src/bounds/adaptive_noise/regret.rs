@@ -1,6 +1,6 @@
-//! The pathwise cores of \[ADFJT\] Thm. 6 (v?) (AdaGrad-norm SGD, inequality (R-SGD)) and Thm. 7
-//! (v?) (diagonal AdaGrad, (R-ADA)): the realised regret of a gradient sequence next to the
-//! corrected and the printed bound on it (notes §4.4).
+//! The pathwise cores of \[ADFJT\] Thm. 6 (AdaGrad-norm SGD, inequality (R-SGD)) and Thm. 7
+//! (diagonal AdaGrad, (R-ADA)): the realised regret of a gradient sequence next to the
+//! corrected and the printed bound on it (`proofs/adaptive_noise/biased.md` §4).
 
 use super::validate::{check_rows, check_vector, root_sum_squares};
 use crate::error::{Error, Result, check};
@@ -84,9 +84,9 @@ fn check_within_diameter<S: AsRef<[f64]>>(
     Ok(())
 }
 
-/// Pathwise core of \[ADFJT\] Thm. 6 (v?) for AdaGrad-norm projected SGD (Alg. 4 with
+/// Pathwise core of \[ADFJT\] Thm. 6 for AdaGrad-norm projected SGD (Alg. 4 with
 /// `α_k = α/(Σ_{i≤k} ‖ĝⁱ‖₂²)^{1/2}`, i.e. PASAN's step, Alg. 1 line 7), inequality (R-SGD) of
-/// notes §4.4. Given the realised `ĝ⁰..ĝ^{T−1}`, the iterates `x⁰..x^{T−1}` the method produced
+/// `proofs/adaptive_noise/biased.md` §4. Given the realised `ĝ⁰..ĝ^{T−1}`, the iterates `x⁰..x^{T−1}` the method produced
 /// from them (Euclidean projection onto a convex X), and any `u ∈ X`, with `D = D₂ ≥ ‖xᵏ − u‖₂`:
 ///
 /// ```text
@@ -97,7 +97,7 @@ fn check_within_diameter<S: AsRef<[f64]>>(
 ///
 /// Both hold for every sequence (`regret ≤ bound_printed ≤ bound_corrected`); at `α = D₂` the
 /// corrected coefficient is the `3D₂/2` of the paper's eq. (16), so Thm. 6 has no constant
-/// erratum (its erratum 4 concerns only the random `α_{T−1}` under the expectation).
+/// erratum (its erratum E4 concerns only the random `α_{T−1}` under the expectation).
 /// Steps with `Σ_{i≤k} ‖ĝⁱ‖² = 0` contribute `0` (`0/0 := 0`).
 ///
 /// # Errors
@@ -135,9 +135,9 @@ pub fn adagrad_norm_sgd_pathwise_regret<R: AsRef<[f64]>, S: AsRef<[f64]>>(
     Ok(PathwiseRegret { regret, energy, bound_corrected: coef * energy, bound_printed })
 }
 
-/// Pathwise core of \[ADFJT\] Thm. 7 (v?) for diagonal AdaGrad (Alg. 5 / PAGAN's update, Alg. 2
+/// Pathwise core of \[ADFJT\] Thm. 7 for diagonal AdaGrad (Alg. 5 / PAGAN's update, Alg. 2
 /// lines 7–8: `H_k = diag(Σ_{i≤k} ĝⁱĝⁱᵀ)^{1/2}/α`, projection in `‖·‖_{H_k}`), inequality (R-ADA)
-/// of notes §4.4. Given the realised `ĝ⁰..ĝ^{T−1}`, the iterates `x⁰..x^{T−1}` and any `u ∈ X`,
+/// of `proofs/adaptive_noise/biased.md` §4. Given the realised `ĝ⁰..ĝ^{T−1}`, the iterates `x⁰..x^{T−1}` and any `u ∈ X`,
 /// with `D = D∞ ≥ ‖xᵏ − u‖∞`:
 ///
 /// ```text
@@ -148,7 +148,7 @@ pub fn adagrad_norm_sgd_pathwise_regret<R: AsRef<[f64]>, S: AsRef<[f64]>>(
 ///
 /// The corrected bound holds for every sequence and every α > 0 (the AdaGrad argument of Duchi
 /// 2018, Cor. 4.3.8, with Lemma B.2 per coordinate). The printed one — whose statement fixes
-/// `α = D∞` (Alg. 5 line 6) — can fail (erratum 3): `tests/bounds_adaptive_noise_regret.rs`
+/// `α = D∞` (Alg. 5 line 6) — can fail (erratum E3): `tests/bounds_adaptive_noise_regret.rs`
 /// records a four-step instance on `[−1, 1]` with ratio 1.1145. For `α ≠ D∞` the printed statement
 /// does not apply and `bound_printed` is reported for comparison only.
 ///

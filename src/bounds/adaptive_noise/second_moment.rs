@@ -1,4 +1,4 @@
-//! \[ADFJT\] Thm. 3 (v?), the private second-moment estimation of Alg. 3: its number of rounds,
+//! \[ADFJT\] Thm. 3, the private second-moment estimation of Alg. 3: its number of rounds,
 //! its accuracy band (as the proof supports it and as printed) and the ellipsoid `Ĉ` built from
 //! its output.
 
@@ -12,9 +12,9 @@ pub const SECOND_MOMENT_UPPER_FACTOR: f64 = 8.0;
 /// The printed upper factor of eq. (8) (`σ̂ⱼ ≤ 2σⱼ`), which the proof does not support.
 pub const SECOND_MOMENT_UPPER_FACTOR_PRINTED: f64 = 2.0;
 
-/// `T_est = ⌈(3/2)·log₂ d⌉`, the number of rounds of Alg. 3 in \[ADFJT\] Thm. 3 (v?) (printed
-/// `T = (3/2) log d`; the base must be 2 for the floor `2^{−T_est}` to reach `d^{−3/2}`, notes
-/// §2.3). Computed exactly in integers as the least `t ≥ 0` with `4^t ≥ d³`, so that
+/// `T_est = ⌈(3/2)·log₂ d⌉`, the number of rounds of Alg. 3 in \[ADFJT\] Thm. 3 (printed
+/// `T = (3/2) log d`; the base must be 2 for the floor `2^{−T_est}` to reach `d^{−3/2}`, as
+/// App. C uses). Computed exactly in integers as the least `t ≥ 0` with `4^t ≥ d³`, so that
 /// `2^{−T_est} ≤ d^{−3/2} < 2^{1−T_est}`.
 ///
 /// # Errors
@@ -47,10 +47,10 @@ fn check_sigma_j(sigma_j: f64, d: usize) -> Result<()> {
     Ok(())
 }
 
-/// The accuracy band of Alg. 3 for one coordinate (\[ADFJT\] Thm. 3, eq. (8) (v?), as the proof
+/// The accuracy band of Alg. 3 for one coordinate (\[ADFJT\] Thm. 3, eq. (8), as the proof
 /// supports it), with `m = max(σⱼ, d^{−3/2})`: `[m/2, 8m]`.
 ///
-/// The lower end is eq. (8)'s. The upper end is the proof's `8σⱼ` (notes §2.3), **raised to
+/// The lower end is eq. (8)'s. The upper end is the proof's `8σⱼ` (App. C), **raised to
 /// `8m` below the floor**: Alg. 3 never outputs less than `2^{−T_est} > d^{−3/2}/2` (line 11), so
 /// for `σⱼ < d^{−3/2}/16` no output is `≤ 8σⱼ` (the band `[m/2, 8σⱼ]` is then empty) and for
 /// `σⱼ < 2^{−T_est}/8` a correct run exceeds `8σⱼ`. For `σⱼ ≥ d^{−3/2}` this is `[σⱼ/2, 8σⱼ]`.
@@ -104,9 +104,9 @@ pub fn second_moment_estimates_in_band(sigma_hat: &[f64], sigma: &[f64]) -> Resu
     Ok(true)
 }
 
-/// The ellipsoid PAGAN runs with after Alg. 3 (\[ADFJT\] Thm. 3 (iii) (v?)):
+/// The ellipsoid PAGAN runs with after Alg. 3 (\[ADFJT\] Thm. 3 (iii)):
 /// `Ĉⱼ = (r·σ̂ⱼ)^{−4/3}/4`, with `r` the moment ratio of Def. 4.1. Then
-/// `Ĉⱼ^{−1/2} = 2(r·σ̂ⱼ)^{2/3}` (erratum 17: the paper's App. C writes the exponents with the
+/// `Ĉⱼ^{−1/2} = 2(r·σ̂ⱼ)^{2/3}` (erratum E17: the paper's App. C writes the exponents with the
 /// wrong signs).
 ///
 /// # Errors

@@ -43,7 +43,7 @@ pub struct RateSetting<'a> {
     pub delta: f64,
     /// `G_{2p}(C) > 0`: the population moment (eq. 2) at order 2p.
     pub moment_g_2p: f64,
-    /// p > 1 (erratum 7), finite.
+    /// p > 1 (erratum E7), finite.
     pub moment_order_p: f64,
     /// D_{C⁻¹} > 0.
     pub diam_c_inv: f64,

@@ -53,7 +53,7 @@ pub(super) fn check_c(c: &[f64], d: Option<usize>) -> Result<()> {
     Ok(())
 }
 
-/// The moment order of a bias bound: `p > 1` and finite (erratum 7: the theorems print `p ≥ 1`,
+/// The moment order of a bias bound: `p > 1` and finite (erratum E7: the theorems print `p ≥ 1`,
 /// but `1/(p − 1)` needs `p > 1`).
 pub(super) fn check_order_above_one(p: f64) -> Result<f64> {
     if p.is_finite() && p > 1.0 { Ok(p) } else { Err(Error::invalid("moment_order_p", p, "> 1 and finite")) }

@@ -1,4 +1,5 @@
-//! \[LZLRMS\] Thm. 2 (v?), the convex bound of DP² (notes §4.2, P17, P18): the learning-rate
+//! \[LZLRMS\] Thm. 2, the convex bound of DP² (Sec. 4.1, proof in App. A.1; properties P17, P18 of
+//! `proofs/dp2/dp2.md` §6): the learning-rate
 //! schedule of eq. (18) (erratum 1), the choice of α (erratum 2), κ of eq. (49), the indices
 //! `T_ν` (erratum 3), the noise term and the bound of eq. (51), corrected and as printed.
 
@@ -19,7 +20,7 @@ fn schedule_args(alpha: f64, t: u64, s: u64) -> Result<(f64, u64, u64)> {
     Ok((alpha_base(alpha)?, check::count("t", t)?, check::count("delay_s", s)?))
 }
 
-/// \[LZLRMS\] Thm. 2 (v?), eq. (18) with erratum 1 (the numerator is a power), simplified by
+/// \[LZLRMS\] Thm. 2, eq. (18) with erratum 1 (the numerator is a power), simplified by
 /// Hermite's identity `⌊x⌋ + ⌊x + 1/2⌋ = ⌊2x⌋` at `x = t/(2s)`:
 /// `α^t = α^{⌊t/s⌋ + 1}/√t`, the floor in integer arithmetic (t ≥ 1, 1-indexed). The base step is
 /// multiplied by α at every `t ≡ 0 (mod s)`: there `α^t = α·√((t−1)/t)·α^{t−1}` exactly, so
@@ -45,7 +46,7 @@ pub fn theorem2_learning_rate_printed_floors(alpha: f64, t: u64, delay_s: u64) -
     Ok(pow_u(alpha, t / (2 * s) + (t + s) / (2 * s) + 1) / (t as f64).sqrt())
 }
 
-/// \[LZLRMS\] Thm. 2 (v?) and eq. (51)'s statement: `α = min{ε, 1/(√M + ε), 1}` (erratum 2; the
+/// \[LZLRMS\] Thm. 2 and eq. (51)'s statement: `α = min{ε, 1/(√M + ε), 1}` (erratum 2; the
 /// reading this module follows).
 ///
 /// # Errors
@@ -89,7 +90,7 @@ pub fn theorem2_alpha_conditions(alpha: f64, eps_adapt: f64, m: f64) -> Result<(
     Ok(())
 }
 
-/// \[LZLRMS\] Thm. 2 (v?), eq. (49): the smallest admissible
+/// \[LZLRMS\] Thm. 2, eq. (49): the smallest admissible
 /// `κ = max{α²C², C·h(s)/(ε√(1−β))}`.
 ///
 /// # Errors
@@ -148,7 +149,7 @@ pub fn t_nu_cardinality_appendix(delay_s: u64, steps_t: u64) -> Result<u64> {
 }
 
 /// `E‖N‖²_D = (σ²C²/b²)·‖D‖₁` for `N ~ N(0, σ²C²/b² I)` independent of the diagonal `D ≥ 0`
-/// (proof of Thm. 2, notes P18); with a random `D`, pass `E‖D‖₁`.
+/// (proof of Thm. 2, App. A.1; property P18); with a random `D`, pass `E‖D‖₁`.
 ///
 /// # Errors
 /// `InvalidParameter` for `σ < 0`, `C ≤ 0`, `b = 0` or `‖D‖₁ < 0`.
@@ -204,7 +205,7 @@ fn theorem2_core(
     finite_result("theorem2_bound", first + noise)
 }
 
-/// \[LZLRMS\] Thm. 2 (v?), eq. (51), **corrected** exponent (see the module doc):
+/// \[LZLRMS\] Thm. 2, eq. (51), **corrected** exponent (see the module doc):
 ///
 /// ```text
 /// min_t E F(w^t) − F(w*) ≤ (R² + κ)/α^{⌊T/s⌋+1} · (1/√T) Σ_{t∈T_ν} E‖D^t‖₁ + [theorem2_noise_term]
@@ -214,7 +215,7 @@ fn theorem2_core(
 /// `⌊t/s⌋ + 1 ≤ ⌊T/s⌋ + 1`); `R²` is kept as printed (larger, still valid). Inputs: `R` (A1),
 /// `κ` (≥ [`kappa_min`], the caller's responsibility), α ([`theorem2_alpha`]), `s`,
 /// `Σ_{t∈T_ν} E‖D^t‖₁` measured at [`t_nu_indices`], and the per-step `E‖N^t‖²_{D^t}` (length T).
-/// Practically vacuous (notes §4.4: `α^{−⌊1/ν⌋}`).
+/// Practically vacuous (the factor `α^{−⌊1/ν⌋}`; `proofs/dp2/dp2.md` §4).
 ///
 /// # Errors
 /// `InvalidParameter` for `R < 0`, `κ < 0`, `α ∉ (0, 1]`, a negative sum, `s = 0` or `s > T`;

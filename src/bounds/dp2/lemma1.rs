@@ -1,5 +1,5 @@
-//! \[LZLRMS\] Lemma 1 (v?) (App. A, eq. (4)–(7)): the bound `M` on the preconditioner's second
-//! moment and on `E D_j`, and the exact `E v_j` for constant gradients (notes §4.1, §4.4, P9).
+//! \[LZLRMS\] Lemma 1 (App. A, eq. (4)–(7)): the bound `M` on the preconditioner's second
+//! moment and on `E D_j`, and the exact `E v_j` for constant gradients (property P9 of `proofs/dp2/dp2.md` §6).
 
 use super::validate::{finite, finite_result};
 use crate::error::{Result, check};
@@ -13,7 +13,7 @@ pub(super) fn averaged_noise_variance(c: f64, sigma: f64, delay_s: u64, batch_b:
     Ok(sigma * sigma * c * c / (s * b * b))
 }
 
-/// \[LZLRMS\] Lemma 1 (v?), eq. (4): `M = C² + σ²C²/(s b²)`, a bound on `E[(G_j/s)²]`, on
+/// \[LZLRMS\] Lemma 1, eq. (4): `M = C² + σ²C²/(s b²)`, a bound on `E[(G_j/s)²]`, on
 /// `E[v_j]` (RMSProp) and, by Jensen, on `(E√v_j)²`, under A2 (`‖g^{i,t}‖ ≤ C`) with clip `C`.
 /// Decreasing in `s`.
 ///
@@ -30,7 +30,7 @@ fn constant_gradient_second_moment(g_j: f64, c: f64, sigma: f64, delay_s: u64, b
     Ok(g * g + averaged_noise_variance(c, sigma, delay_s, batch_b)?)
 }
 
-/// `E[v_j]` of DP²-RMSProp after `k` preconditioner updates (notes §4.4, P9), for a constant
+/// `E[v_j]` of DP²-RMSProp after `k` preconditioner updates (property P9), for a constant
 /// per-example gradient coordinate `g_j` and no clipping: each update sees
 /// `E[(G_j/s)²] = g_j² + σ²C²/(s b²)`, so the recursion `E v_k = βE v_{k−1} + (1−β)(g_j² + σ²C²/(sb²))`
 /// from `v_0 = 0` gives `(1 − β^k)(g_j² + σ²C²/(s b²))` (0 for `k = 0`). With `|g_j| ≤ C` it is
@@ -53,7 +53,7 @@ pub fn lemma1_expected_v_rmsprop(
     Ok(-(k_updates as f64 * beta.ln()).exp_m1() * m2)
 }
 
-/// `E[v_j]` of DP²-AdaGrad (`v ← v + (G/s)²`, notes §2.2) after `k` updates under the same model
+/// `E[v_j]` of DP²-AdaGrad (`v ← v + (G/s)²`, App. D) after `k` updates under the same model
 /// as [`lemma1_expected_v_rmsprop`]: `k(g_j² + σ²C²/(s b²))`. Lemma 1 does not cover AdaGrad
 /// (this grows linearly in `k`).
 ///
@@ -71,7 +71,7 @@ pub fn lemma1_expected_v_adagrad(
     finite_result("lemma1_expected_v_adagrad", k_updates as f64 * m2)
 }
 
-/// \[LZLRMS\] Lemma 1 (v?), eq. (7): `E[D_j^t] ≤ max{√M + ε, 1}` (`D = 1` in SGD steps,
+/// \[LZLRMS\] Lemma 1, eq. (7): `E[D_j^t] ≤ max{√M + ε, 1}` (`D = 1` in SGD steps,
 /// `√v + ε` in adaptive steps).
 ///
 /// # Errors

@@ -1,11 +1,11 @@
-//! The noise terms that \[LZLRMS\] Cor. 1 (v?) compares: DP²'s, weighted by `E‖D^t‖₁`, and
+//! The noise terms that \[LZLRMS\] Cor. 1 compares: DP²'s, weighted by `E‖D^t‖₁`, and
 //! DP-SGD's.
 
 use super::convex::expected_noise_d_norm;
 use super::validate::finite_result;
 use crate::error::{Error, Result, check};
 
-/// \[LZLRMS\] Cor. 1 (v?), DP² noise term with `O(1) = 1`:
+/// \[LZLRMS\] Cor. 1, DP² noise term with `O(1) = 1`:
 /// `(1/T) Σ_{t=1}^{T} (1/√t) E‖N^t‖²_{D^t} = (1/T) Σ_t (1/√t)(σ²C²/b²) E‖D^t‖₁`;
 /// `d_l1_per_step[t−1] = E‖D^t‖₁` (`= d` in SGD steps).
 ///
@@ -23,7 +23,7 @@ pub fn corollary1_noise_term_dp2(sigma: f64, c: f64, batch_b: u64, d_l1_per_step
     finite_result("corollary1_noise_term_dp2", sum / d_l1_per_step.len() as f64)
 }
 
-/// \[LZLRMS\] Cor. 1 (v?), the DP-SGD noise term it is compared with (`D = 1`):
+/// \[LZLRMS\] Cor. 1, the DP-SGD noise term it is compared with (`D = 1`):
 /// `(1/T) Σ_{t=1}^{T} (1/√t) dσ²C²/b²`. DP²'s is smaller iff its `E‖D^t‖₁`-weighted sum is below
 /// `d`'s.
 ///

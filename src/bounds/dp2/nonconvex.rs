@@ -1,10 +1,10 @@
-//! \[LZLRMS\] Thm. 3 (v?), the non-convex bound of DP² (eq. (84), hypotheses checked), and the
-//! rate stated after it, re-derived and as printed (erratum 13; notes §4.3).
+//! \[LZLRMS\] Thm. 3, the non-convex bound of DP² (eq. (84), hypotheses checked), and the
+//! rate stated after it, re-derived and as printed (erratum 13 of `proofs/dp2/variants.md` §5.1).
 
 use super::validate::{CAP_SLACK, finite_result};
 use crate::error::{Error, Result, check};
 
-/// \[LZLRMS\] Thm. 3 (v?), eq. (84), with every hypothesis checked (notes §4.3, erratum 13):
+/// \[LZLRMS\] Thm. 3, eq. (84), with every hypothesis checked (Sec. 4.2, proof in App. B; erratum 13):
 ///
 /// ```text
 /// (1/T) Σ_t E‖∇F(w^t)‖² ≤ 2(√M + 1)F/(αT) + 2αL(√M + 1)(τ²/(2ε²b) + dσ²C²/(2b²))

@@ -1,4 +1,4 @@
-//! \[LZLRMS\] Thm. 1 (v?), DP²'s privacy statement (after Abadi et al. 2016; notes §3.1, §3.2).
+//! \[LZLRMS\] Thm. 1, DP²'s privacy statement (Sec. 3.2, restated from Abadi et al. 2016, Thm. 1).
 //!
 //! Both functions are the paper's printed expressions, kept for comparison and **not**
 //! accounting: the theorem's constants `c1`, `c2` are never given, and the small-q expression is
@@ -14,7 +14,7 @@ fn privacy_args(q: f64, steps_t: u64, delta: f64) -> Result<(f64, f64, f64)> {
     Ok((q, t, l))
 }
 
-/// \[LZLRMS\] Thm. 1 (v?) (after Abadi et al. 2016) with the unspecified constant `c2 = 1` —
+/// \[LZLRMS\] Thm. 1 (after Abadi et al. 2016) with the unspecified constant `c2 = 1` —
 /// **trend use only, not a calibration**: `σ = q√(T ln(1/δ))/ε_p`, `q = b/n`. The theorem's
 /// `c1, c2` are never given; calibrate σ with [`crate::accounting`].
 ///
@@ -26,7 +26,8 @@ pub fn theorem1_sigma_unit_constant(q: f64, steps_t: u64, delta: f64, eps_priv: 
     Ok(q * (t * l).sqrt() / e)
 }
 
-/// The small-q heuristic `ε_p ≈ 2q√(T ln(1/δ))/σ` (notes §3.2, from `ε_RDP(λ) ≈ q²λ/σ²`).
+/// The small-q heuristic `ε_p ≈ 2q√(T ln(1/δ))/σ` (from the small-q expansion
+/// `ε_RDP(λ) ≈ q²λ/σ²` of the subsampled Gaussian's RDP).
 /// **NOT A GUARANTEE: never use it as a bound or to report ε.** It can be below the true ε (it
 /// drops the higher-order terms); the accountant in [`crate::accounting`] gives upper bounds.
 ///

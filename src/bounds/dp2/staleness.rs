@@ -1,11 +1,11 @@
 //! The staleness ratio h(s) of \[LZLRMS\] (eq. (29)/(52), erratum 4) and its bound in the sparse
-//! case of App. A.2 (v?), eq. (59), corrected and as printed (notes §4.2).
+//! case of App. A.2, eq. (59), corrected and as printed (erratum 4 of `proofs/dp2/variants.md` §5.1).
 
 use super::lemma1::averaged_noise_variance;
 use super::validate::finite_result;
 use crate::error::{Error, Result, check};
 
-/// One `t` of \[LZLRMS\] h(s) (v?), appendix reading eq. (29)/(52) (erratum 4: `dε` in the
+/// One `t` of \[LZLRMS\] h(s), appendix reading eq. (29)/(52) (erratum 4: `dε` in the
 /// denominator): `E‖g^t‖₁ / (E‖(1/s)G^{⌊t/s⌋s}‖₁ + dε)`. h(s) is any value at least the maximum
 /// of this over `t ∈ [T]`, which the caller takes.
 ///
@@ -33,7 +33,7 @@ fn h_sparse_args(e_a_l1: f64, e_b_l1: f64, d: u64, eps_adapt: f64, s: u64, m_pri
     Ok([b / (a - b + d * e), d, e, s, mp])
 }
 
-/// \[LZLRMS\] App. A.2 (v?), eq. (59) (sparse case `E‖b̄‖₁ < E‖a‖₁`), **corrected** staleness
+/// \[LZLRMS\] App. A.2, eq. (59) (sparse case `E‖b̄‖₁ < E‖a‖₁`), **corrected** staleness
 /// term: `h(s) ≤ 1/(E‖a‖₁/E‖b̄‖₁ + dε/E‖b̄‖₁ − 1) + (3s−1)M'/(2dε)`, with `a` the average of the
 /// `s` noises ([`expected_avg_noise_l1`]) and `b̄` of the `s` clean gradients. The step (56)→(57)
 /// bounds `‖g^t − g^{t−k−i}‖₁ ≤ (k+i)M'` (`k = t − ⌊t/s⌋s ≤ s − 1`), whose average over

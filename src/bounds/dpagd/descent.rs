@@ -1,6 +1,6 @@
-//! The deterministic descent inequalities of \[ZCHWB\] (notes §4.5, §4.9), given the realised
-//! noise: DP-GD eq. (22)–(26), DP-RMSProp eq. (30)–(35) (erratum 2) and DP-Adam eq. (40)–(49)
-//! (errata 1, 3), corrected and as printed.
+//! The deterministic descent inequalities of \[ZCHWB\] (Sec. 4.2, proofs in App. B), given the realised
+//! noise: DP-GD eq. (22)–(26), DP-RMSProp eq. (30)–(35) (erratum Z2) and DP-Adam eq. (40)–(49)
+//! (errata Z1, Z3), corrected and as printed.
 
 use super::step_size::{adam_step_cap_x, adam_step_cap_x_printed};
 use super::validate::{CAP_SLACK, finite};
@@ -53,7 +53,7 @@ impl AdaptiveStep {
     }
 }
 
-/// \[ZCHWB\] eq. (22) (v?), DP-GD one step (notes §4.5): for L-smooth f and
+/// \[ZCHWB\] eq. (22), DP-GD one step (proof of Thm. 8, App. B.1): for L-smooth f and
 /// `w_{t+1} = w_t − η(g_t + Δ_t)`,
 /// `f(w_{t+1}) ≤ f(w_t) − (η/2 − Lη²)‖g_t‖² + (η/2 + Lη²)‖Δ_t‖²`. Returns the right side.
 ///
@@ -74,7 +74,7 @@ pub fn dp_gd_descent_step(
     Ok(f - (0.5 * eta - l * eta * eta) * g2 + (0.5 * eta + l * eta * eta) * d2)
 }
 
-/// \[ZCHWB\] eq. (26) (v?), DP-GD at `η = 1/(4L)` (notes §4.5), summed over `t = 1..T`:
+/// \[ZCHWB\] eq. (26), DP-GD at `η = 1/(4L)` (App. B.1), summed over `t = 1..T`:
 ///
 /// ```text
 /// (1/T) Σ_t ‖g_t‖² ≤ 16L (f(w_1) − f(w_{T+1}))/T + 3·noise_sq
@@ -118,8 +118,8 @@ fn rmsprop_core(step: &AdaptiveStep, inputs: &DescentInputs) -> Result<f64> {
     Ok((lambda.sqrt() + nu) * (gap / (eta * t) + 0.75 * a / nu))
 }
 
-/// \[ZCHWB\] eq. (30)–(35) (v?), DP-RMSProp with `Lη/ν ≤ 1/4`, **corrected** (erratum 2; notes
-/// §4.5). From eq. (30), `f(w_{t+1}) ≤ f(w_t) − η‖g_t‖²/(4(√λ+ν)) + 3η‖Δ_t‖²/(4ν)`, so
+/// \[ZCHWB\] eq. (30)–(35), DP-RMSProp with `Lη/ν ≤ 1/4`, **corrected** (erratum Z2;
+/// App. B.2). From eq. (30), `f(w_{t+1}) ≤ f(w_t) − η‖g_t‖²/(4(√λ+ν)) + 3η‖Δ_t‖²/(4ν)`, so
 ///
 /// ```text
 /// (1/T) Σ_t ‖g_t‖² ≤ 4(√λ + ν)·[(f(w_1) − f(w_{T+1}))/(ηT) + 3·noise_sq/(4ν)]
@@ -133,7 +133,7 @@ pub fn rmsprop_descent_bound(step: &AdaptiveStep, inputs: &DescentInputs) -> Res
     Ok(4.0 * rmsprop_core(step, inputs)?)
 }
 
-/// DP-RMSProp as printed in \[ZCHWB\] eq. (35) (v?): [`rmsprop_descent_bound`] without the factor
+/// DP-RMSProp as printed in \[ZCHWB\] eq. (35): [`rmsprop_descent_bound`] without the factor
 /// 4 (eq. (32) dropped a 1/4). It fails: `tests/descent_dpagd.rs` records runs of the real
 /// optimiser where the left side exceeds it.
 ///
@@ -154,8 +154,8 @@ fn adam_core(step: &AdaptiveStep, beta1: f64, inputs: &DescentInputs, k: f64, ca
     Ok((lambda.sqrt() + nu) / c * (2.0 * gap / (eta * t) + k * a / (c * nu)))
 }
 
-/// \[ZCHWB\] eq. (40)–(49) (v?), DP-Adam with `η ≤ x*(β1)ν/L`
-/// ([`adam_step_size_cap`](super::adam_step_size_cap)), **corrected** (errata 1 and 3; notes §4.5):
+/// \[ZCHWB\] eq. (40)–(49), DP-Adam with `η ≤ x*(β1)ν/L`
+/// ([`adam_step_size_cap`](super::adam_step_size_cap)), **corrected** (errata Z1 and Z3; App. B.3):
 ///
 /// ```text
 /// (1/T) Σ_t ‖g_t‖² ≤ ((√λ + ν)/(1 − β1))·[2(f(w_1) − f(w_{T+1}))/(ηT) + 2α²/((1 − β1)ν)]
@@ -172,7 +172,7 @@ pub fn adam_descent_bound(step: &AdaptiveStep, beta1: f64, inputs: &DescentInput
     adam_core(step, beta1, inputs, 2.0, x)
 }
 
-/// DP-Adam as printed in \[ZCHWB\] eq. (49) (v?): `α²/((1 − β1)ν)` in place of `2α²/((1 − β1)ν)`,
+/// DP-Adam as printed in \[ZCHWB\] eq. (49): `α²/((1 − β1)ν)` in place of `2α²/((1 − β1)ν)`,
 /// with η up to the printed cap
 /// ([`adam_step_size_cap_printed`](super::adam_step_size_cap_printed)).
 ///

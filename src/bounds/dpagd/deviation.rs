@@ -1,11 +1,11 @@
 //! How far the released gradient is from the population gradient: the hypotheses of
-//! \[ZCHWB\] Lemma 1 (v?) (the transfer of DP to generalisation), the radius and failure
-//! probability of Thm. 2 / Thm. 7 (v?) and of Lemma 3 (v?), and the union-bound choices of `μ`
-//! (notes §4.2–4.4). `μ` here is the Gaussian tail parameter of these bounds, not a GDP `μ`.
+//! \[ZCHWB\] Lemma 1 (the transfer of DP to generalisation), the radius and failure
+//! probability of Thm. 2 / Thm. 7 and of Lemma 3, and the union-bound choices of `μ`
+//! (App. A, App. C.3). `μ` here is the Gaussian tail parameter of these bounds, not a GDP `μ`.
 
 use crate::error::{Error, Result, check};
 
-/// Which hypotheses of \[ZCHWB\] Lemma 1 (v?) hold (notes §4.2; Dwork et al. 2015, Thm. 8).
+/// Which hypotheses of \[ZCHWB\] Lemma 1 hold (App. A; Dwork et al. 2015, Thm. 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lemma1Conditions {
     /// `0 < τ < 26` (so that `ln(26/τ) > 0`).
@@ -50,7 +50,7 @@ fn n_condition(dataset_size_n: u64, epsilon: f64, delta: f64) -> bool {
     dataset_size_n as f64 >= 2.0 * (8.0 / delta).ln() / (epsilon * epsilon)
 }
 
-/// The hypotheses of \[ZCHWB\] Lemma 1 (v?) for `[0,1]`-valued queries (notes §4.2):
+/// The hypotheses of \[ZCHWB\] Lemma 1 for `[0,1]`-valued queries (App. A):
 /// `ε ≤ τ/13`, `δ ≤ τρ/(26 ln(26/τ))`, `n ≥ 2 ln(8/δ)/ε²`; under them
 /// `P{|empirical − population| ≥ τ} ≤ ρ` for every query chosen by the (ε, δ)-DP transcript.
 ///
@@ -77,7 +77,7 @@ pub fn lemma1_conditions(
     })
 }
 
-/// Lemma 1 for gradient coordinates in `[−G, G]` (erratum 10): the query
+/// Lemma 1 for gradient coordinates in `[−G, G]` (erratum Z10): the query
 /// `(∇ᵢℓ + G)/(2G) ∈ [0, 1]` deviates by `τ_grad/(2G)` when the coordinate deviates by `τ_grad`,
 /// so this is [`lemma1_conditions`] at `τ = τ_grad/(2G)`; under it
 /// `P{|ĝ_t^i − g_t^i| ≥ τ_grad} ≤ ρ`. The paper applies Lemma 1 with `τ = τ_grad` (silently `G = 1/2`).
@@ -97,7 +97,7 @@ pub fn lemma1_conditions_gradient(
     lemma1_conditions(epsilon, delta, dataset_size_n, tau, rho)
 }
 
-/// Which hypotheses of \[ZCHWB\] Thm. 2 / Thm. 7 (v?) hold (notes §4.3).
+/// Which hypotheses of \[ZCHWB\] Thm. 2 / Thm. 7 hold (Sec. 4.1, App. B).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theorem2Conditions {
     /// `σ < 26` (so that `ln(26/σ) > 0`).
@@ -130,8 +130,8 @@ impl Theorem2Conditions {
     }
 }
 
-/// The hypotheses of \[ZCHWB\] Thm. 2 (v?) (notes §4.3; Thm. 3 states only the n-condition, but
-/// needs all, erratum 11): `σ < 26`, `ε ≤ σ/13`, `δ ≤ σ e^{−μ²/2}/(13 ln(26/σ))`,
+/// The hypotheses of \[ZCHWB\] Thm. 2 (Sec. 4.1; Thm. 3 states only the n-condition, but
+/// needs all, erratum Z11): `σ < 26`, `ε ≤ σ/13`, `δ ≤ σ e^{−μ²/2}/(13 ln(26/σ))`,
 /// `n ≥ 2 ln(8/δ)/ε²`. This is Lemma 1 with `τ = σ`, `ρ = 2e^{−μ²/2}` (without the `2G` rescale,
 /// as printed).
 ///
@@ -164,7 +164,7 @@ fn check_p_sigma_mu(dim_p: u64, sigma: f64, mu: f64) -> Result<(f64, f64, f64)> 
     Ok((p, check::non_negative("sigma", sigma)?, check::positive("mu", mu)?))
 }
 
-/// The radius of \[ZCHWB\] Thm. 2 eq. (7) (v?): `α = √p σ (1 + μ)`; under Thm. 2's conditions
+/// The radius of \[ZCHWB\] Thm. 2 eq. (7): `α = √p σ (1 + μ)`; under Thm. 2's conditions
 /// `P{‖g̃_t − g_t‖ ≥ α} ≤ 4p e^{−μ²/2}` ([`noisy_gradient_deviation_probability`]).
 ///
 /// # Errors
@@ -174,7 +174,7 @@ pub fn noisy_gradient_deviation_radius(dim_p: u64, sigma: f64, mu: f64) -> Resul
     Ok(p.sqrt() * s * (1.0 + mu))
 }
 
-/// The failure probability of \[ZCHWB\] Thm. 2 eq. (7) (v?): `ξ = 4p e^{−μ²/2}` (vacuous when
+/// The failure probability of \[ZCHWB\] Thm. 2 eq. (7): `ξ = 4p e^{−μ²/2}` (vacuous when
 /// `≥ 1`; returned as is).
 ///
 /// # Errors
@@ -184,7 +184,7 @@ pub fn noisy_gradient_deviation_probability(dim_p: u64, mu: f64) -> Result<f64> 
     Ok(4.0 * p * (-0.5 * mu * mu).exp())
 }
 
-/// The radius of \[ZCHWB\] Lemma 3 (v?) (noise only, no data conditions):
+/// The radius of \[ZCHWB\] Lemma 3 (noise only, no data conditions):
 /// `P{‖b_t‖ ≥ √p μ σ} ≤ 2p e^{−μ²/2}` ([`noise_norm_probability_lemma3`]). Loose: `‖b‖ ≈ σ√p`.
 ///
 /// # Errors
@@ -194,7 +194,7 @@ pub fn noise_norm_radius_lemma3(dim_p: u64, sigma: f64, mu: f64) -> Result<f64> 
     Ok(p.sqrt() * mu * s)
 }
 
-/// The failure probability of \[ZCHWB\] Lemma 3 (v?): `2p e^{−μ²/2}` (a union bound over the p
+/// The failure probability of \[ZCHWB\] Lemma 3: `2p e^{−μ²/2}` (a union bound over the p
 /// coordinates of the Gaussian tail `P{|bᵢ| ≥ σμ} ≤ 2e^{−μ²/2}`).
 ///
 /// # Errors
@@ -212,7 +212,7 @@ fn mu_for(k: f64, dim_p: u64, steps_t: u64, beta: f64) -> Result<f64> {
     Ok((2.0 * (k * p * t / b).ln()).sqrt())
 }
 
-/// The population theorems' choice `μ = √(2 ln(4pT/β))` (notes §4.5): then
+/// The population theorems' choice `μ = √(2 ln(4pT/β))` (proofs of Thms. 8–10, App. B): then
 /// `T·4p e^{−μ²/2} = β`, so `‖Δ_t‖ ≤ √p σ(1 + μ)` for all `t ≤ T` with probability `≥ 1 − β`.
 ///
 /// # Errors
@@ -221,7 +221,7 @@ pub fn mu_for_failure_probability(dim_p: u64, steps_t: u64, beta: f64) -> Result
     mu_for(4.0, dim_p, steps_t, beta)
 }
 
-/// Thm. 6's choice `μ = √(2 ln(2pT/β))` (notes §4.7), with Lemma 3's `2p e^{−μ²/2}`.
+/// Thm. 6's choice `μ = √(2 ln(2pT/β))` (App. C.3), with Lemma 3's `2p e^{−μ²/2}`.
 ///
 /// # Errors
 /// As [`mu_for_failure_probability`].

@@ -1,5 +1,5 @@
-//! The empirical-risk theorems of \[ZCHWB\] (notes §4.7): Thm. 4 (v?) for DP-GD (erratum 4) and
-//! Thm. 5 (v?) for DP-RMSProp, corrected and as printed.
+//! The empirical-risk theorems of \[ZCHWB\] (Sec. 5, proofs in App. C): Thm. 4 for DP-GD (erratum Z4) and
+//! Thm. 5 for DP-RMSProp, corrected and as printed.
 
 use super::descent::AdaptiveStep;
 use super::validate::CAP_SLACK;
@@ -29,7 +29,7 @@ impl EmpiricalInputs {
     }
 }
 
-/// \[ZCHWB\] Thm. 4 (v?), DP-GD at `η = 1/L`, **corrected** (erratum 4; notes §4.7): per step
+/// \[ZCHWB\] Thm. 4, DP-GD at `η = 1/L`, **corrected** (erratum Z4; App. C.1): per step
 /// `E_t f̂(w_{t+1}) ≤ f̂(w_t) − ‖∇f̂(w_t)‖²/(2L) + pσ²/(2L)`, so
 /// `(1/T) Σ_t E‖∇f̂(w_t)‖² ≤ 2L(f̂(w_1) − f*)/T + pσ²`.
 ///
@@ -41,7 +41,7 @@ pub fn dp_gd_empirical_bound(smoothness_l: f64, inputs: &EmpiricalInputs) -> Res
     Ok(2.0 * l * gap / t + p * s * s)
 }
 
-/// \[ZCHWB\] Thm. 4 eq. (56) as printed (v?): `L(f̂(w_1) − f*)/T + pσ²` (should be `2L`).
+/// \[ZCHWB\] Thm. 4 eq. (56) as printed: `L(f̂(w_1) − f*)/T + pσ²` (should be `2L`).
 ///
 /// # Errors
 /// As [`dp_gd_empirical_bound`].
@@ -72,11 +72,11 @@ fn rmsprop_empirical_core(
     Ok(4.0 * ((b2 * lambda).sqrt() + nu) * (gap / (eta * t) + noise(p, s, nu)))
 }
 
-/// \[ZCHWB\] Thm. 5 (v?), DP-RMSProp empirical bound, **corrected** (notes §4.7): under
+/// \[ZCHWB\] Thm. 5, DP-RMSProp empirical bound, **corrected** (App. C.2; `proofs/dpagd/dp_rmsprop.md` §5, T5): under
 /// `η ≤ ν/(2L)` and `1 − β2 ≤ ν²/(16G²)`,
 /// `(1/T) Σ_t E‖∇f̂(w_t)‖² ≤ 4(√(β2λ) + ν)·[(f̂(w_1) − f*)/(ηT) + pσ²/(2ν)]`.
 /// The proof uses `v_t − β2 v_{t−1} = (1−β2) g̃_t²`, valid only while the λ-cap is inactive
-/// (erratum 6): check it with `λ ≥ max_t ψ_t`.
+/// (erratum Z6): check it with `λ ≥ max_t ψ_t`.
 ///
 /// # Errors
 /// `InvalidParameter` for invalid inputs or a violated hypothesis (1e-12 relative slack).
@@ -89,7 +89,7 @@ pub fn rmsprop_empirical_bound(
     rmsprop_empirical_core(step, beta2, gradient_bound_g, inputs, |p, s, nu| p * s * s / (2.0 * nu))
 }
 
-/// \[ZCHWB\] Thm. 5 eq. (63) as printed (v?): the last term `2pσ²` in place of `pσ²/(2ν)`.
+/// \[ZCHWB\] Thm. 5 eq. (63) as printed: the last term `2pσ²` in place of `pσ²/(2ν)`.
 ///
 /// # Errors
 /// As [`rmsprop_empirical_bound`].

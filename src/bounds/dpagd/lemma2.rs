@@ -1,10 +1,10 @@
-//! \[ZCHWB\] Lemma 2 (v?), the momentum-sum inequality of the DP-Adam proof (notes §4.6).
+//! \[ZCHWB\] Lemma 2, the momentum-sum inequality of the DP-Adam proof (App. B.3).
 
 use super::Sides;
 use super::validate::check_beta1;
 use crate::error::{Error, Result};
 
-/// \[ZCHWB\] Lemma 2 (v?): for `T ≥ 1`, `β1 ∈ [0, 1)` and vectors `b_1, …, b_{T−1}` (the slice
+/// \[ZCHWB\] Lemma 2: for `T ≥ 1`, `β1 ∈ [0, 1)` and vectors `b_1, …, b_{T−1}` (the slice
 /// `b`, so `T = b.len() + 1`),
 ///
 /// ```text

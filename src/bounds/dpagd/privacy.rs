@@ -1,4 +1,4 @@
-//! The privacy calibration of \[ZCHWB\]'s full-batch methods (notes §3): sensitivity, zCDP, exact
+//! The privacy calibration of \[ZCHWB\]'s full-batch methods (derived in `proofs/dpagd/dp_gd.md` §3): sensitivity, zCDP, exact
 //! GDP and RDP of T Gaussian releases, and Thm. 1's eq. (6) with its constant made explicit.
 //!
 //! **From [`crate::accounting`]:**
@@ -9,7 +9,7 @@
 //!   [`gdp_mu_max`] and [`gdp_sigma_full_batch`] ([`gaussian::noise_multiplier_for`]).
 //!
 //! **Kept as closed forms, and why:**
-//! - [`zcdp_epsilon_classic`] is the classic Bun–Steinke conversion the notes calibrate with; the
+//! - [`zcdp_epsilon_classic`] is the classic Bun–Steinke conversion the calibration of `proofs/dpagd/dp_gd.md` §3 uses; the
 //!   accountant has only the optimal one, [`zcdp::epsilon_for_delta`], which is never larger;
 //! - [`zcdp_sufficient_sigma`], [`sigma_eq6`] and [`c2_sufficient_zcdp`] are that calibration and
 //!   the paper's eq. (6), which no accountant function states;
@@ -26,7 +26,7 @@ use crate::accounting::{gaussian, gdp, zcdp};
 use crate::error::{Result, check};
 
 /// ℓ2-sensitivity `Δ` of the full-batch mean `(1/n) Σ_{z∈S} ∇ℓ(w, z)` of per-example gradients of
-/// norm `≤ G` (notes §3, §7): `Δ = G/n` under add/remove (n the public normaliser) and `Δ = 2G/n`
+/// norm `≤ G` (`proofs/dpagd/dp_gd.md` §3): `Δ = G/n` under add/remove (n the public normaliser) and `Δ = 2G/n`
 /// under replace-one (the paper's Definition 1).
 ///
 /// # Errors
@@ -37,7 +37,7 @@ pub fn full_batch_sensitivity(gradient_bound_g: f64, dataset_size_n: u64, neighb
     Ok(neighbouring.sum_sensitivity_factor() * g / n)
 }
 
-/// ρ of T full-batch Gaussian releases (notes §3 (a)): each is `Δ²/(2σ²)`-zCDP, so
+/// ρ of T full-batch Gaussian releases (`proofs/dpagd/dp_gd.md` §3): each is `Δ²/(2σ²)`-zCDP, so
 /// `ρ = TΔ²/(2σ²)`. The per-release ρ is the accountant's [`zcdp::gaussian_rho`] at the
 /// multiplier `σ/Δ` (rounded up by one ulp).
 ///
@@ -50,7 +50,7 @@ pub fn zcdp_rho_full_batch(steps_t: u64, sensitivity: f64, sigma: f64) -> Result
     Ok(t * zcdp::gaussian_rho(s / d)?)
 }
 
-/// The classic ρ-zCDP → (ε, δ) conversion (Bun–Steinke; notes §3 (a)):
+/// The classic ρ-zCDP → (ε, δ) conversion (Bun–Steinke 2016, Prop. 1.3):
 /// `ε = ρ + 2√(ρ ln(1/δ))`. An upper bound; the optimal conversion is
 /// [`crate::accounting::zcdp::epsilon_for_delta`].
 ///
@@ -62,7 +62,7 @@ pub fn zcdp_epsilon_classic(rho: f64, delta: f64) -> Result<f64> {
     Ok(rho + 2.0 * (rho * l).sqrt())
 }
 
-/// A σ sufficient for (ε, δ)-DP of T full-batch releases via zCDP (notes §3 (a)):
+/// A σ sufficient for (ε, δ)-DP of T full-batch releases via zCDP (`proofs/dpagd/dp_gd.md` §3):
 /// `σ² = 2TΔ²(ln(1/δ) + ε)/ε²`. It gives `ρ = ε²/(4(ln(1/δ) + ε)) ≤ (√(ln(1/δ) + ε) − √ln(1/δ))²`,
 /// so [`zcdp_epsilon_classic`] returns at most ε. No condition `ε ≤ c1 T` is needed.
 ///
@@ -76,7 +76,7 @@ pub fn zcdp_sufficient_sigma(steps_t: u64, sensitivity: f64, epsilon: f64, delta
     Ok(d * (2.0 * t * (l + e)).sqrt() / e)
 }
 
-/// μ of T adaptive full-batch Gaussian releases (Dong–Roth–Su; notes §3 (b)): exactly μ-GDP with
+/// μ of T adaptive full-batch Gaussian releases (Dong–Roth–Su 2019, Cor. 3.3): exactly μ-GDP with
 /// `μ = √T Δ/σ` (tight for full batch).
 ///
 /// # Errors
@@ -88,7 +88,7 @@ pub fn gdp_mu_full_batch(steps_t: u64, sensitivity: f64, sigma: f64) -> Result<f
     Ok(t.sqrt() * d / s)
 }
 
-/// `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)` of μ-GDP (notes §3 (b)); evaluated by
+/// `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)` of μ-GDP (Dong–Roth–Su 2019, Cor. 2.13); evaluated by
 /// [`crate::accounting::gdp::delta_for_epsilon`] (rounded up).
 ///
 /// # Errors
@@ -97,7 +97,7 @@ pub fn gdp_delta(mu: f64, epsilon: f64) -> Result<f64> {
     gdp::delta_for_epsilon(mu, epsilon)
 }
 
-/// The largest μ with `δ(ε; μ) ≤ δ` (notes §3 (b)), as `1/z` for the smallest Gaussian
+/// The largest μ with `δ(ε; μ) ≤ δ`, as `1/z` for the smallest Gaussian
 /// multiplier `z` of [`crate::accounting::gaussian::noise_multiplier_for`] (which rounds `z` up,
 /// so μ is rounded down: the safe side).
 ///
@@ -108,7 +108,7 @@ pub fn gdp_mu_max(epsilon: f64, delta: f64) -> Result<f64> {
     Ok((1.0 / z).next_down())
 }
 
-/// The exact-GDP calibration (notes §3 (b)): `σ = √T Δ/μ_max(ε, δ)`, rounded up; then
+/// The exact-GDP calibration (`proofs/dpagd/dp_gd.md` §3): `σ = √T Δ/μ_max(ε, δ)`, rounded up; then
 /// [`gdp_mu_full_batch`] at this σ is at most [`gdp_mu_max`].
 ///
 /// # Errors
@@ -120,7 +120,7 @@ pub fn gdp_sigma_full_batch(steps_t: u64, sensitivity: f64, epsilon: f64, delta:
     Ok((t.sqrt() * d / mu).next_up())
 }
 
-/// RDP of T full-batch Gaussian releases with multiplier `s = σ/Δ` (Mironov; notes §3 (c)),
+/// RDP of T full-batch Gaussian releases with multiplier `s = σ/Δ` (Mironov 2017, Props. 1, 3 and 7),
 /// `ε_α = Tα/(2s²)`, converted with the classic rule and the order optimised over continuous
 /// `α > 1`: with `r = T/(2s²)`, `ε = min_α [rα + ln(1/δ)/(α − 1)] = r + 2√(r ln(1/δ))`, equal to
 /// the zCDP value at `ρ = r`. The slope `r` is `T` times the accountant's [`zcdp::gaussian_rho`]
@@ -157,9 +157,9 @@ pub fn rdp_epsilon_full_batch_integer(noise_multiplier_s: f64, steps_t: u64, del
     }
 }
 
-/// \[ZCHWB\] Thm. 1 (v?), eq. (6) with its constant made explicit:
+/// \[ZCHWB\] Thm. 1, eq. (6) with its constant made explicit:
 /// `σ = (c2 G² T ln(1/δ)/(n² ε²))^{1/2}`. The paper never gives `c2`; [`c2_sufficient_zcdp`]
-/// gives one that makes (6) sufficient (erratum 9).
+/// gives one that makes (6) sufficient (erratum Z9).
 ///
 /// # Errors
 /// `InvalidParameter` for `c2 ≤ 0`, `G ≤ 0`, `T = 0`, `n = 0`, `ε ≤ 0` or `δ ∉ (0, 1)`.
@@ -180,10 +180,10 @@ pub fn sigma_eq6(
     Ok(g * (c2 * t * l).sqrt() / (n * e))
 }
 
-/// The `c2` that makes eq. (6) sufficient by the zCDP calibration (notes §3 (a), §8 item 9):
+/// The `c2` that makes eq. (6) sufficient by the zCDP calibration (`proofs/dpagd/dp_gd.md` §3; erratum Z9):
 /// (6) dominates [`zcdp_sufficient_sigma`] with `Δ = fG/n` iff
 /// `c2 ≥ 2f²(ln(1/δ) + ε)/ln(1/δ)`, where `f = 2` (replace-one) or `1` (add/remove). For
-/// `ε ≤ ln(1/δ)` this is at most 16 (replace-one) or 4 (add/remove), the notes' constants.
+/// `ε ≤ ln(1/δ)` this is at most 16 (replace-one) or 4 (add/remove).
 ///
 /// # Errors
 /// `InvalidParameter` for `ε ≤ 0` or `δ ∉ (0, 1)`.

@@ -1,4 +1,4 @@
-//! \[ZCHWB\] Thm. 3 (v?), the population rates of DP-GD (3.1) and of DP-RMSProp, DP-Adam
+//! \[ZCHWB\] Thm. 3, the population rates of DP-GD (3.1) and of DP-RMSProp, DP-Adam
 //! (3.2–3.3), as printed with `O(1) = 1`: trend use only.
 
 use super::validate::ln_inv_delta;
@@ -42,7 +42,7 @@ fn log_factor(arg: f64) -> Result<f64> {
     }
 }
 
-/// \[ZCHWB\] Thm. 3.1 (v?) (DP-GD) as printed, `O(1) = 1` — **trend use only**:
+/// \[ZCHWB\] Thm. 3.1 (DP-GD) as printed, `O(1) = 1` — **trend use only**:
 /// `G √(pL ln(1/δ))·ln(npε/β)/(nε)`.
 ///
 /// # Errors
@@ -53,7 +53,7 @@ pub fn dp_gd_rate_unit_constant(smoothness_l: f64, inputs: &RateInputs) -> Resul
     Ok(g * (p * l * ld).sqrt() * log_factor(n * p * e / b)? / (n * e))
 }
 
-/// \[ZCHWB\] Thm. 3.2–3.3 (v?) (DP-RMSProp, DP-Adam) as printed, `O(1) = 1` — **trend use only**:
+/// \[ZCHWB\] Thm. 3.2–3.3 (DP-RMSProp, DP-Adam) as printed, `O(1) = 1` — **trend use only**:
 /// `G √(p ln(1/δ))·ln(n√p ε/β)/(nε)`.
 ///
 /// # Errors

@@ -1,11 +1,11 @@
-//! The step sizes and step-size caps of \[ZCHWB\]'s DP-GD, DP-RMSProp and DP-Adam (notes §2.3):
-//! the corrected DP-Adam cap (erratum 1) and the printed one.
+//! The step sizes and step-size caps of \[ZCHWB\]'s DP-GD, DP-RMSProp and DP-Adam (Thm. 3, Sec. 4.2; Thms. 4–6, Sec. 5):
+//! the corrected DP-Adam cap (erratum Z1) and the printed one.
 
 use super::validate::{check_beta1, finite};
 use crate::error::{Result, check};
 
 /// DP-GD's step of Thm. 3.1 / Thm. 8: `η = 1/(4L)` (the proof's "`η_t = L/4`" is a typo,
-/// erratum 4).
+/// erratum Z4).
 ///
 /// # Errors
 /// `InvalidParameter` for `L ≤ 0`.
@@ -22,7 +22,7 @@ pub fn rmsprop_step_size_cap(nu: f64, smoothness_l: f64) -> Result<f64> {
     Ok(0.25 * nu / check::positive("smoothness_l", smoothness_l)?)
 }
 
-/// The corrected DP-Adam cap in `x = Lη/ν` (notes §2.3, erratum 1): the positive root of the
+/// The corrected DP-Adam cap in `x = Lη/ν` (erratum Z1; `proofs/dpagd/dp_adam.md` §4): the positive root of the
 /// proof's condition `(2β1/(1−β1)²) x² + x/2 − 1/2 ≤ 0` ([`adam_cap_quadratic`]),
 ///
 /// ```text
@@ -41,7 +41,7 @@ pub fn adam_step_cap_x(beta1: f64) -> Result<f64> {
     Ok(1.0 / (0.5 + (0.25 + a).sqrt()))
 }
 
-/// The Adam cap as printed in \[ZCHWB\] Thm. 3.3 / Thm. 10 (v?), in `x = Lη/ν`:
+/// The Adam cap as printed in \[ZCHWB\] Thm. 3.3 / Thm. 10, in `x = Lη/ν`:
 /// `x = (√(1/2 + a) − 1/2)·(1−β1)²/(4β1)`, `a = 4β1/(1−β1)²` (evaluated as
 /// `(1/4 + a)/(a(√(1/2 + a) + 1/2))`, equal by rationalising `√(1/2+a) − 1/2`). It violates the
 /// proof's condition: at `β1 = 0.1` it is 1.0062, where [`adam_cap_quadratic`] is +0.253 > 0; it
@@ -55,7 +55,7 @@ pub fn adam_step_cap_x_printed(beta1: f64) -> Result<f64> {
     Ok((0.25 + a) / (a * ((0.5 + a).sqrt() + 0.5)))
 }
 
-/// The quadratic of the DP-Adam proof's step condition in `x = Lη/ν` (notes §2.3):
+/// The quadratic of the DP-Adam proof's step condition in `x = Lη/ν` (App. B.3; `proofs/dpagd/dp_adam.md` §4):
 /// `q(x) = (2β1/(1−β1)²) x² + x/2 − 1/2`; the proof needs `q(x) ≤ 0`. [`adam_step_cap_x`] is its
 /// positive root.
 ///

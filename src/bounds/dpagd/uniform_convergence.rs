@@ -1,9 +1,9 @@
-//! \[ZCHWB\] Thm. 12 (v?), the lower bound on uniform convergence of the empirical gradient
-//! (notes §4.8).
+//! \[ZCHWB\] Thm. 12, the lower bound on uniform convergence of the empirical gradient
+//! (App. D).
 
 use crate::error::{Error, Result, check};
 
-/// The constant of \[ZCHWB\] Thm. 12 (v?) (notes §4.8): `c = σ_min/(2√20)`, from
+/// The constant of \[ZCHWB\] Thm. 12 (App. D): `c = σ_min/(2√20)`, from
 /// `‖μ − z̄‖ > ((p/20)(σ_min/(2√n))²)^{1/2}`. `σ_min = √(2/9)` (all `μ_j ∈ [1/3, 2/3]`) gives
 /// 0.0527; `σ_min = 1/2` (all `μ_j = 1/2`) gives 0.0559.
 ///
@@ -17,7 +17,7 @@ pub fn uniform_convergence_lower_bound_constant(sigma_min: f64) -> Result<f64> {
     Ok(s / (2.0 * 20f64.sqrt()))
 }
 
-/// \[ZCHWB\] Thm. 12 (v?): with constant probability (for large p and n),
+/// \[ZCHWB\] Thm. 12: with constant probability (for large p and n),
 /// `sup_w ‖ĝ(w) − g(w)‖ = ‖μ − z̄‖ > c·√(p/n)`, `c` from
 /// [`uniform_convergence_lower_bound_constant`].
 ///
