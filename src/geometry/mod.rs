@@ -10,7 +10,12 @@
 //! With `A = C/B²` the ellipsoid is the `‖·‖_C`-ball of radius B; with `A = I/B²` both ellipsoid
 //! projections equal [`clip_l2`] at radius B (\[ADFJT\] Sec. 2; proofs/geometry.md §3). The radial variant makes
 //! Lemma B.1's bias bound exact; the Euclidean one is the paper's definition.
+//!
+//! Mirror maps for l1 / lp geometry (p-norm map, Bregman divergences, exponentiated gradient,
+//! linear minimisation over vertices) are in [`mirror`].
 //! Proof: proofs/geometry.md.
+
+pub mod mirror;
 
 use crate::error::{Error, Result, check};
 use crate::linalg::{norm_diag_mahalanobis, norm_l2};

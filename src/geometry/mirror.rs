@@ -1,0 +1,223 @@
+//! Mirror maps for l1 / lp geometry (\[AFKT\] Sec. 2 and App. B): the p-norm map and its
+//! conjugate, Bregman divergences, the entropic map on the simplex (exponentiated gradient), the
+//! l1 ball as the image of a simplex, and linear minimisation over the vertices of an l1 ball or a
+//! simplex. One implementation of each; the algorithms of `optim::l1` build on them.
+//!
+//! | item | formula |
+//! |---|---|
+//! | [`PNormMap::value`] | `φ_c(u) = (c/2)‖u‖_p²` |
+//! | [`PNormMap::gradient`] | `∇φ_c(u) = c‖u‖_p^{2−p} sign(u)⊙|u|^{p−1}` |
+//! | [`PNormMap::conjugate_value`] | `φ_c*(y) = ‖y‖_q²/(2c)`, `1/p + 1/q = 1` |
+//! | [`PNormMap::conjugate_gradient`] | `∇φ_c*(y) = (1/c)‖y‖_q^{2−q} sign(y)⊙|y|^{q−1}` |
+//! | [`PNormMap::bregman`] | `D(x, y) = φ_c(x) − φ_c(y) − ⟨∇φ_c(y), x − y⟩` |
+//! | [`exponentiated_gradient_step`] | `x⁺ = x⊙exp(−ηg)/‖x⊙exp(−ηg)‖₁` |
+//! | [`kl_divergence`] | `D(x, y) = Σ xⱼ ln(xⱼ/yⱼ)` on the simplex |
+//! | [`l1_ball_from_simplex`] | `x = R(u_{1:d} − u_{d+1:2d})`, `u ∈ Δ_{2d−1}` |
+//! | [`lmo_l1_ball`], [`lmo_simplex`] | a vertex in `argmin_{w∈X} ⟨v, w⟩` |
+//!
+//! The p-norm powers are evaluated on `u/‖u‖_∞`, so q up to ~15 (d up to ~10⁶ with
+//! `p = 1 + 1/ln d`) neither overflows nor underflows.
+//! Proof: proofs/l1/mirror_maps.md.
+
+use crate::error::{Error, Result, check};
+use crate::linalg::{norm_linf, norm_lp};
+
+/// `p = min(2, 1 + 1/ln d)`: the exponent of \[AFKT\]'s l1-geometry mirror map for dimension d
+/// (clamped to 2 for d ≤ 2, where the formula exceeds 2; 2 for d = 1).
+pub fn l1_geometry_exponent(d: usize) -> f64 {
+    if d <= 2 { 2.0 } else { (1.0 + 1.0 / (d as f64).ln()).min(2.0) }
+}
+
+/// `c_d = d^{1−1/p}`, the constant of `‖u‖₁ ≤ c_d‖u‖_p`. With `p = 1 + 1/ln d` it is
+/// `e^{1/p} < e`, not the "≤ 2" the paper states (that needs a base-2 logarithm): use this value
+/// wherever the paper writes 2.
+pub fn l1_norm_ratio(d: usize, p: f64) -> f64 {
+    (d as f64).powf(1.0 - 1.0 / p)
+}
+
+/// The p-norm mirror map `φ_c(u) = (c/2)‖u‖_p²` for `1 < p ≤ 2`, `c > 0`: c(p − 1)-strongly
+/// convex with respect to ‖·‖_p (modulus 1 at `c = 1/(p − 1)`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PNormMap {
+    p: f64,
+    c: f64,
+}
+
+impl PNormMap {
+    /// The map with exponent p and scale c.
+    ///
+    /// # Errors
+    /// `InvalidParameter` unless `1 < p ≤ 2` and `c` is finite and positive.
+    pub fn new(p: f64, c: f64) -> Result<Self> {
+        if !(p > 1.0 && p <= 2.0) {
+            return Err(Error::invalid("p", p, "in (1, 2]"));
+        }
+        Ok(PNormMap { p, c: check::positive("c", c)? })
+    }
+
+    /// The map of modulus 1 w.r.t. ‖·‖_p: `c = 1/(p − 1)`.
+    ///
+    /// # Errors
+    /// As [`PNormMap::new`].
+    pub fn unit_modulus(p: f64) -> Result<Self> {
+        Self::new(p, 1.0 / (p - 1.0))
+    }
+
+    /// p.
+    pub fn p(&self) -> f64 {
+        self.p
+    }
+
+    /// c.
+    pub fn c(&self) -> f64 {
+        self.c
+    }
+
+    /// The dual exponent `q = p/(p − 1)` (∞ never: p > 1).
+    pub fn q(&self) -> f64 {
+        self.p / (self.p - 1.0)
+    }
+
+    /// `φ_c(u) = (c/2)‖u‖_p²`.
+    pub fn value(&self, u: &[f64]) -> f64 {
+        let n = norm_lp(u, self.p);
+        0.5 * self.c * n * n
+    }
+
+    /// `∇φ_c(u)` into `out` (0 at u = 0).
+    pub fn gradient(&self, u: &[f64], out: &mut [f64]) {
+        signed_power_gradient(u, self.p, self.c, out);
+    }
+
+    /// `φ_c*(y) = ‖y‖_q²/(2c)`.
+    pub fn conjugate_value(&self, y: &[f64]) -> f64 {
+        let n = norm_lp(y, self.q());
+        n * n / (2.0 * self.c)
+    }
+
+    /// `∇φ_c*(y)` into `out`: the inverse of [`PNormMap::gradient`] (0 at y = 0).
+    pub fn conjugate_gradient(&self, y: &[f64], out: &mut [f64]) {
+        signed_power_gradient(y, self.q(), 1.0 / self.c, out);
+    }
+
+    /// The Bregman divergence `D(x, y) = φ_c(x) − φ_c(y) − ⟨∇φ_c(y), x − y⟩ ≥ 0`, clamped at 0
+    /// against cancellation (its exact value is ≥ 0 by convexity).
+    pub fn bregman(&self, x: &[f64], y: &[f64]) -> f64 {
+        let mut g = vec![0.0; y.len()];
+        self.gradient(y, &mut g);
+        let inner: f64 = g.iter().zip(x.iter().zip(y)).map(|(gj, (xj, yj))| gj * (xj - yj)).sum();
+        (self.value(x) - self.value(y) - inner).max(0.0)
+    }
+}
+
+/// `scale·‖u‖_r^{2−r} sign(u)⊙|u|^{r−1}` into `out`, the gradient of `(scale/2)‖u‖_r²`, evaluated
+/// on `w = u/‖u‖_∞` (`‖u‖_r^{2−r}|u|^{r−1} = ‖u‖_∞ ‖w‖_r^{2−r}|w|^{r−1}`, every power of a
+/// number ≤ 1 and the norm of w in [1, d^{1/r}]).
+fn signed_power_gradient(u: &[f64], r: f64, scale: f64, out: &mut [f64]) {
+    debug_assert_eq!(u.len(), out.len(), "invariant: dimensions agree");
+    let m = norm_linf(u);
+    if m == 0.0 {
+        out.iter_mut().for_each(|o| *o = 0.0);
+        return;
+    }
+    let norm_w = u.iter().map(|v| (v.abs() / m).powf(r)).sum::<f64>().powf(1.0 / r);
+    let factor = scale * m * norm_w.powf(2.0 - r);
+    for (o, v) in out.iter_mut().zip(u) {
+        *o = factor * v.signum() * (v.abs() / m).powf(r - 1.0);
+    }
+}
+
+/// One exponentiated-gradient step on the simplex, `x⁺ = x⊙exp(−ηg)/‖x⊙exp(−ηg)‖₁` (the
+/// entropic mirror step), into `out`. Evaluated as `exp(ln xⱼ − ηgⱼ − M)` with M the largest
+/// exponent, so neither overflows; a coordinate with `xⱼ = 0` stays 0. Invariant to adding a
+/// constant to g.
+///
+/// # Errors
+/// `InvalidParameter` if x is not in the simplex (a negative, non-finite or all-zero x), g is
+/// not finite, the lengths differ, or η is not finite and ≥ 0.
+pub fn exponentiated_gradient_step(x: &[f64], g: &[f64], eta: f64, out: &mut [f64]) -> Result<()> {
+    check::non_negative("step size eta", eta)?;
+    if x.len() != g.len() || x.len() != out.len() {
+        return Err(Error::invalid("gradient length", g.len(), "equal to the dimension of x"));
+    }
+    check::all_finite("gradient", g)?;
+    if x.iter().any(|v| !(v.is_finite() && *v >= 0.0)) || !x.iter().any(|v| *v > 0.0) {
+        return Err(Error::invalid("x", "not a point of the simplex", "nonnegative, finite, not all zero"));
+    }
+    let exponent = |j: usize| if x[j] > 0.0 { x[j].ln() - eta * g[j] } else { f64::NEG_INFINITY };
+    let m = (0..x.len()).map(exponent).fold(f64::NEG_INFINITY, f64::max);
+    for (j, o) in out.iter_mut().enumerate() {
+        *o = (exponent(j) - m).exp();
+    }
+    let z: f64 = out.iter().sum();
+    out.iter_mut().for_each(|o| *o /= z);
+    Ok(())
+}
+
+/// `KL(x ‖ y) = Σ xⱼ ln(xⱼ/yⱼ)` for x, y in the simplex (0 ln 0 = 0; +∞ where `xⱼ > 0 = yⱼ`): the
+/// Bregman divergence of the entropic map `h(x) = Σ xⱼ ln xⱼ`.
+pub fn kl_divergence(x: &[f64], y: &[f64]) -> f64 {
+    x.iter()
+        .zip(y)
+        .map(|(&a, &b)| {
+            if a == 0.0 {
+                0.0
+            } else if b == 0.0 {
+                f64::INFINITY
+            } else {
+                a * (a / b).ln()
+            }
+        })
+        .sum::<f64>()
+        .max(0.0)
+}
+
+/// The l1 ball of radius R as the image of the simplex `Δ_{2d−1}`: `x = R(u_{1:d} − u_{d+1:2d})`
+/// into `out` (length d). The gradient in u of a loss of x is `R(g, −g)`, of ℓ∞ norm `R‖g‖_∞`.
+///
+/// # Errors
+/// `InvalidParameter` unless `u` has length `2·out.len()` and R is finite and positive.
+pub fn l1_ball_from_simplex(u: &[f64], radius: f64, out: &mut [f64]) -> Result<()> {
+    let r = check::positive("radius R", radius)?;
+    let d = out.len();
+    if u.len() != 2 * d {
+        return Err(Error::invalid("simplex point length", u.len(), "twice the dimension"));
+    }
+    for (j, o) in out.iter_mut().enumerate() {
+        *o = r * (u[j] - u[d + j]);
+    }
+    Ok(())
+}
+
+/// A vertex of the l1 ball `{‖w‖₁ ≤ r}` minimising `⟨v, w⟩`: `(j*, s)` for the vertex `s·r·e_{j*}`,
+/// `j* = argmax_j |v_j|` (the first on ties), `s = −sign(v_{j*})` (−1 for v = 0). The vertices
+/// are `±r eⱼ`, and `⟨±r eⱼ, v⟩ = ±r vⱼ`.
+///
+/// # Errors
+/// `InvalidParameter` for an empty or non-finite v.
+pub fn lmo_l1_ball(v: &[f64]) -> Result<(usize, f64)> {
+    check::all_finite("direction v", v)?;
+    let mut best = None::<(usize, f64)>;
+    for (j, &vj) in v.iter().enumerate() {
+        if best.is_none_or(|(_, b)| vj.abs() > b) {
+            best = Some((j, vj.abs()));
+        }
+    }
+    let (j, _) = best.ok_or_else(|| Error::invalid("direction v", "empty", "of dimension >= 1"))?;
+    Ok((j, if v[j] > 0.0 { -1.0 } else { 1.0 }))
+}
+
+/// A vertex `e_{j*}` of the simplex minimising `⟨v, w⟩`: `j* = argmin_j v_j` (the first on ties).
+///
+/// # Errors
+/// `InvalidParameter` for an empty or non-finite v.
+pub fn lmo_simplex(v: &[f64]) -> Result<usize> {
+    check::all_finite("direction v", v)?;
+    let mut best = None::<(usize, f64)>;
+    for (j, &vj) in v.iter().enumerate() {
+        if best.is_none_or(|(_, b)| vj < b) {
+            best = Some((j, vj));
+        }
+    }
+    best.map(|(j, _)| j).ok_or_else(|| Error::invalid("direction v", "empty", "of dimension >= 1"))
+}

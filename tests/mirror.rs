@@ -1,0 +1,177 @@
+//! Mirror maps of `geometry::mirror` (\[AFKT\] Sec. 2, App. B): inverse gradients, Fenchel–Young,
+//! Bregman strong convexity and the three-point identity, overflow safety at q ≈ 15, the
+//! exponentiated-gradient step, and the linear minimisation oracles against brute force.
+
+use dpref::geometry::mirror::{
+    PNormMap, exponentiated_gradient_step, kl_divergence, l1_ball_from_simplex, l1_geometry_exponent, l1_norm_ratio,
+    lmo_l1_ball, lmo_simplex,
+};
+use dpref::linalg::{norm_l1, norm_lp};
+use proptest::prelude::*;
+
+fn vector(d: usize) -> impl Strategy<Value = Vec<f64>> {
+    // Mixed scales and exact zeros (sparse vectors are where sign(0) and 0^{p-1} bite).
+    prop::collection::vec(prop_oneof![Just(0.0), -1e3..1e3f64, -1e-3..1e-3f64], d)
+}
+
+fn exponent() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(l1_geometry_exponent(1000)), Just(1.5), Just(2.0), 1.05..2.0f64]
+}
+
+fn rel_close(a: &[f64], b: &[f64], tol: f64) -> bool {
+    let scale = a.iter().chain(b).fold(0.0f64, |m, v| m.max(v.abs())).max(f64::MIN_POSITIVE);
+    a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol * scale)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// G1: ∇φ* ∘ ∇φ = id and ∇φ ∘ ∇φ* = id (relative 1e-10).
+    #[test]
+    fn gradients_are_mutual_inverses(u in vector(7), p in exponent(), c in 0.1..10.0f64) {
+        let map = PNormMap::new(p, c).unwrap();
+        let (mut y, mut back) = (vec![0.0; 7], vec![0.0; 7]);
+        map.gradient(&u, &mut y);
+        map.conjugate_gradient(&y, &mut back);
+        prop_assert!(rel_close(&u, &back, 1e-10), "{u:?} -> {y:?} -> {back:?}");
+        map.conjugate_gradient(&u, &mut y);
+        map.gradient(&y, &mut back);
+        prop_assert!(rel_close(&u, &back, 1e-10));
+    }
+
+    /// G2: Fenchel–Young, φ(u) + φ*(∇φ(u)) = ⟨u, ∇φ(u)⟩, and ≥ for any pair.
+    #[test]
+    fn fenchel_young(u in vector(6), y in vector(6), p in exponent(), c in 0.1..10.0f64) {
+        let map = PNormMap::new(p, c).unwrap();
+        let mut g = vec![0.0; 6];
+        map.gradient(&u, &mut g);
+        let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+        let lhs = map.value(&u) + map.conjugate_value(&g);
+        prop_assert!((lhs - dot(&u, &g)).abs() <= 1e-9 * lhs.abs().max(1e-300));
+        prop_assert!(map.value(&u) + map.conjugate_value(&y) >= dot(&u, &y) * (1.0 - 1e-12) - 1e-12);
+    }
+
+    /// G3: D(x, y) ≥ (c(p−1)/2)‖x − y‖_p² ≥ (c(p−1)/(2c_d²))‖x − y‖₁², D(x, x) = 0.
+    #[test]
+    fn bregman_is_strongly_convex(x in vector(5), y in vector(5), p in exponent(), c in 0.1..10.0f64) {
+        let map = PNormMap::new(p, c).unwrap();
+        let diff: Vec<f64> = x.iter().zip(&y).map(|(a, b)| a - b).collect();
+        let np = norm_lp(&diff, p);
+        let bound = 0.5 * c * (p - 1.0) * np * np;
+        let scale = map.value(&x) + map.value(&y) + 1e-300;
+        prop_assert!(map.bregman(&x, &y) >= bound - 1e-9 * scale, "{} < {bound}", map.bregman(&x, &y));
+        let cd = l1_norm_ratio(5, p);
+        let n1 = norm_l1(&diff);
+        prop_assert!(bound >= 0.5 * c * (p - 1.0) * n1 * n1 / (cd * cd) * (1.0 - 1e-12));
+        prop_assert_eq!(map.bregman(&x, &x), 0.0);
+    }
+
+    /// G4: the three-point identity
+    /// ⟨∇h(b) − ∇h(a), z − b⟩ = D(z, a) − D(z, b) − D(b, a).
+    #[test]
+    fn three_point_identity(a in vector(4), b in vector(4), z in vector(4), p in exponent()) {
+        let map = PNormMap::unit_modulus(p).unwrap();
+        let (mut ga, mut gb) = (vec![0.0; 4], vec![0.0; 4]);
+        map.gradient(&a, &mut ga);
+        map.gradient(&b, &mut gb);
+        let lhs: f64 = (0..4).map(|j| (gb[j] - ga[j]) * (z[j] - b[j])).sum();
+        let rhs = map.bregman(&z, &a) - map.bregman(&z, &b) - map.bregman(&b, &a);
+        let scale = map.value(&a) + map.value(&b) + map.value(&z) + 1e-300;
+        prop_assert!((lhs - rhs).abs() <= 1e-8 * scale, "{lhs} vs {rhs}");
+    }
+
+    /// G8: the EG step is the closed form x⊙exp(−ηg)/Z, stays on the simplex, and ignores a
+    /// constant added to g.
+    #[test]
+    fn exponentiated_gradient_is_the_closed_form(
+        raw in prop::collection::vec(0.0..1.0f64, 6), g in prop::collection::vec(-5.0..5.0f64, 6),
+        eta in 0.0..2.0f64, shift in -100.0..100.0f64,
+    ) {
+        prop_assume!(raw.iter().sum::<f64>() > 1e-3);
+        let z: f64 = raw.iter().sum();
+        let x: Vec<f64> = raw.iter().map(|v| v / z).collect();
+        let mut out = vec![0.0; 6];
+        exponentiated_gradient_step(&x, &g, eta, &mut out).unwrap();
+        let w: Vec<f64> = x.iter().zip(&g).map(|(xj, gj)| xj * (-eta * gj).exp()).collect();
+        let zw: f64 = w.iter().sum();
+        let closed: Vec<f64> = w.iter().map(|v| v / zw).collect();
+        prop_assert!(rel_close(&out, &closed, 1e-12));
+        prop_assert!((out.iter().sum::<f64>() - 1.0).abs() < 1e-12 && out.iter().all(|v| *v >= 0.0));
+        let shifted: Vec<f64> = g.iter().map(|v| v + shift).collect();
+        let mut out2 = vec![0.0; 6];
+        exponentiated_gradient_step(&x, &shifted, eta, &mut out2).unwrap();
+        prop_assert!(rel_close(&out, &out2, 1e-9));
+    }
+
+    /// The LMOs return a minimiser over all vertices (brute force).
+    #[test]
+    fn lmo_matches_brute_force(v in vector(6), r in 0.1..10.0f64) {
+        let (j, s) = lmo_l1_ball(&v).unwrap();
+        let best = (0..6).flat_map(|k| [r * v[k], -r * v[k]]).fold(f64::INFINITY, f64::min);
+        prop_assert_eq!(s * r * v[j], best);
+        let k = lmo_simplex(&v).unwrap();
+        prop_assert_eq!(v[k], v.iter().cloned().fold(f64::INFINITY, f64::min));
+    }
+}
+
+/// q ≈ 15 (d = 10⁶ with p = 1 + 1/ln d) on entries up to 1e300 and down to 1e-300: no overflow,
+/// no underflow to 0, and the inverse still holds. Without the ‖·‖_∞ scaling, |y|^{q−1} of 1e300
+/// is ∞ (this test fails on the plain formula).
+#[test]
+fn extreme_entries_at_large_q() {
+    let p = l1_geometry_exponent(1_000_000);
+    let map = PNormMap::unit_modulus(p).unwrap();
+    assert!(map.q() > 14.0, "q = {}", map.q());
+    let y = [1e300, -3e299, 1e-300, 0.0, 2.0];
+    let mut x = [0.0; 5];
+    map.conjugate_gradient(&y, &mut x);
+    assert!(x.iter().all(|v| v.is_finite()), "{x:?}");
+    let mut back = [0.0; 5];
+    map.gradient(&x, &mut back);
+    assert!(rel_close(&y, &back, 1e-10), "{back:?}");
+    assert!(map.conjugate_value(&y).is_finite() || norm_lp(&y, map.q()) > 1e154);
+}
+
+/// G7 and the paper's "d^{1−1/p} ≤ 2": with the natural log the ratio is e^{1/p} ∈ (2, e) for
+/// d ≥ 10 (the paper's 2 needs log₂), and ‖u‖₁ ≤ c_d‖u‖_p holds.
+#[test]
+fn norm_ratio_is_below_e_but_above_two() {
+    for d in [10usize, 100, 10_000, 1_000_000] {
+        let p = l1_geometry_exponent(d);
+        let cd = l1_norm_ratio(d, p);
+        assert!(cd > 2.0 && cd < std::f64::consts::E, "d = {d}: c_d = {cd}");
+        let u: Vec<f64> = (0..d.min(1000)).map(|j| ((j * 7919) % 13) as f64 - 6.0).collect();
+        assert!(norm_l1(&u) <= l1_norm_ratio(u.len(), p) * norm_lp(&u, p) * (1.0 + 1e-12));
+    }
+    assert_eq!(l1_geometry_exponent(2), 2.0);
+}
+
+#[test]
+fn invalid_inputs_are_refused() {
+    assert!(PNormMap::new(1.0, 1.0).is_err());
+    assert!(PNormMap::new(2.5, 1.0).is_err());
+    assert!(PNormMap::new(1.5, 0.0).is_err());
+    assert!(PNormMap::new(f64::NAN, 1.0).is_err());
+    let mut out = [0.0; 2];
+    assert!(exponentiated_gradient_step(&[0.5, -0.5], &[0.0, 0.0], 1.0, &mut out).is_err());
+    assert!(exponentiated_gradient_step(&[0.5, 0.5], &[f64::NAN, 0.0], 1.0, &mut out).is_err());
+    assert!(exponentiated_gradient_step(&[0.0, 0.0], &[0.0, 0.0], 1.0, &mut out).is_err());
+    assert!(lmo_l1_ball(&[]).is_err());
+    assert!(lmo_simplex(&[1.0, f64::NAN]).is_err());
+    assert!(l1_ball_from_simplex(&[0.5, 0.5, 0.0], 1.0, &mut out).is_err());
+}
+
+/// The simplex image is the l1 ball: ‖x‖₁ ≤ R, every vertex ±R eⱼ reached, and KL ≥ 0 with
+/// equality at x = y.
+#[test]
+fn l1_ball_is_the_image_of_the_simplex() {
+    let mut x = [0.0; 3];
+    l1_ball_from_simplex(&[0.0, 0.0, 0.0, 0.0, 1.0, 0.0], 2.0, &mut x).unwrap();
+    assert_eq!(x, [0.0, -2.0, 0.0]);
+    l1_ball_from_simplex(&[0.2, 0.1, 0.1, 0.3, 0.2, 0.1], 2.0, &mut x).unwrap();
+    assert!(norm_l1(&x) <= 2.0);
+    let y = [0.25, 0.25, 0.5];
+    assert_eq!(kl_divergence(&y, &y), 0.0);
+    assert!(kl_divergence(&[0.5, 0.5, 0.0], &y) > 0.0);
+    assert_eq!(kl_divergence(&[0.5, 0.5, 0.0], &[1.0, 0.0, 0.0]), f64::INFINITY);
+}
