@@ -3,8 +3,8 @@
 //! exponentiated-gradient step, and the linear minimisation oracles against brute force.
 
 use dpref::geometry::mirror::{
-    PNormMap, exponentiated_gradient_step, kl_divergence, l1_ball_from_simplex, l1_geometry_exponent, l1_norm_ratio,
-    lmo_l1_ball, lmo_simplex,
+    PNormMap, bregman_step_l1_lp, exponentiated_gradient_step, kl_divergence, l1_ball_from_simplex,
+    l1_geometry_exponent, l1_norm_ratio, lmo_l1_ball, lmo_simplex,
 };
 use dpref::linalg::{norm_l1, norm_lp};
 use proptest::prelude::*;
@@ -174,4 +174,83 @@ fn l1_ball_is_the_image_of_the_simplex() {
     assert_eq!(kl_divergence(&y, &y), 0.0);
     assert!(kl_divergence(&[0.5, 0.5, 0.0], &y) > 0.0);
     assert_eq!(kl_divergence(&[0.5, 0.5, 0.0], &[1.0, 0.0, 0.0]), f64::INFINITY);
+}
+
+/// Φ(x) = φ_c(x − a) − ⟨θ, x⟩.
+fn bregman_objective(map: &PNormMap, theta: &[f64], a: &[f64], x: &[f64]) -> f64 {
+    let u: Vec<f64> = x.iter().zip(a).map(|(xj, aj)| xj - aj).collect();
+    map.value(&u) - x.iter().zip(theta).map(|(xj, tj)| xj * tj).sum::<f64>()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// G5 through the certificate: x⁺ is feasible, its gap ≤ tol, and no feasible point (random
+    /// ones, shrunk towards a into both balls) has Φ below Φ(x⁺) − gap. A solver that returned a
+    /// worse point with the same gap would fail the comparison.
+    #[test]
+    fn bregman_step_is_certified(
+        theta in prop::collection::vec(-20.0..20.0f64, 5), a_raw in prop::collection::vec(-1.0..1.0f64, 5),
+        p in exponent(), r in prop_oneof![Just(f64::INFINITY), 0.05..2.0f64],
+        probes in prop::collection::vec(prop::collection::vec(-2.0..2.0f64, 5), 40),
+    ) {
+        let big_r = 1.0;
+        let n1 = norm_l1(&a_raw);
+        let a: Vec<f64> = a_raw.iter().map(|v| if n1 > 0.9 { v * 0.9 / n1 } else { *v }).collect();
+        let map = PNormMap::unit_modulus(p).unwrap();
+        let step = bregman_step_l1_lp(&map, &theta, &a, big_r, r, 1e-9, 100_000).unwrap();
+        prop_assert!(norm_l1(&step.x) <= big_r);
+        let u: Vec<f64> = step.x.iter().zip(&a).map(|(x, aj)| x - aj).collect();
+        prop_assert!(norm_lp(&u, p) <= r * (1.0 + 1e-12));
+        prop_assert!(step.gap <= 1e-9);
+        let best = bregman_objective(&map, &theta, &a, &step.x);
+        for y in probes {
+            // shrink y towards a until it is in both balls
+            let mut t = 1.0f64;
+            let point = |t: f64| -> Vec<f64> { y.iter().zip(&a).map(|(yj, aj)| aj + t * (yj - aj)).collect() };
+            loop {
+                let z = point(t);
+                let dz: Vec<f64> = z.iter().zip(&a).map(|(zj, aj)| zj - aj).collect();
+                if norm_l1(&z) <= big_r && norm_lp(&dz, p) <= r { break; }
+                t *= 0.9;
+            }
+            let other = bregman_objective(&map, &theta, &a, &point(t));
+            prop_assert!(best <= other + step.gap + 1e-10 * (1.0 + best.abs()), "{best} > {other}");
+        }
+    }
+}
+
+/// p = 2, no lp ball: the step is the Euclidean projection of a + θ/c onto the l1 ball, an
+/// independent oracle (`project_l1_ball`, sort-based).
+#[test]
+fn bregman_step_at_p2_is_the_l1_projection() {
+    let map = PNormMap::new(2.0, 2.0).unwrap();
+    let (theta, a) = ([3.0, -1.0, 0.5, 4.0], [0.1, 0.0, -0.2, 0.3]);
+    let step = bregman_step_l1_lp(&map, &theta, &a, 1.0, f64::INFINITY, 1e-12, 100_000).unwrap();
+    let mut expected: Vec<f64> = theta.iter().zip(&a).map(|(t, aj)| aj + t / 2.0).collect();
+    dpref::geometry::project_l1_ball(&mut expected, 1.0);
+    for (x, e) in step.x.iter().zip(&expected) {
+        assert!((x - e).abs() < 1e-5, "{:?} vs {expected:?}", step.x);
+    }
+    assert!(step.iterations > 0, "the constraint is active");
+    // inactive constraint: the closed form a + ∇φ*(θ), no iteration
+    let small = [0.1, -0.1, 0.0, 0.05];
+    let step = bregman_step_l1_lp(&map, &small, &a, 1.0, f64::INFINITY, 1e-12, 10).unwrap();
+    assert_eq!(step.iterations, 0);
+    let mut g = [0.0; 4];
+    map.conjugate_gradient(&small, &mut g);
+    for j in 0..4 {
+        assert_eq!(step.x[j], a[j] + g[j]);
+    }
+}
+
+#[test]
+fn bregman_step_refuses_bad_input() {
+    let map = PNormMap::new(1.5, 2.0).unwrap();
+    assert!(bregman_step_l1_lp(&map, &[1.0], &[2.0], 1.0, 1.0, 1e-9, 10).is_err(), "centre outside");
+    assert!(bregman_step_l1_lp(&map, &[f64::NAN], &[0.0], 1.0, 1.0, 1e-9, 10).is_err());
+    assert!(bregman_step_l1_lp(&map, &[1.0, 2.0], &[0.0], 1.0, 1.0, 1e-9, 10).is_err());
+    assert!(bregman_step_l1_lp(&map, &[1.0], &[0.0], 1.0, 0.0, 1e-9, 10).is_err());
+    let err = bregman_step_l1_lp(&map, &[50.0, -40.0, 3.0], &[0.0; 3], 1.0, f64::INFINITY, 1e-15, 1).unwrap_err();
+    assert!(err.to_string().contains("duality gap"), "{err}");
 }
