@@ -324,7 +324,40 @@ pub fn bregman_step_l1_lp(
     let s0 = primal(&y, &mut x);
     if crate::linalg::norm_l1(&x) <= big_r {
         let phi = objective(&mut x);
-        return Ok(BregmanStep { x, gap: gap_at(s0, &y, phi).max(0.0), iterations: 0 });
+        let gap = gap_at(s0, &y, phi);
+        if gap <= tol {
+            return Ok(BregmanStep { x, gap: gap.max(0.0), iterations: 0 });
+        }
+    }
+    // Centred ball, no lp ball (Algs. 1 and 5): the KKT conditions give x = ∇φ*(S_λ(θ)), S_λ the
+    // soft threshold (∇φ_c(x) = θ − λ·sign), with the λ ≥ 0 at which ‖x‖₁ = R found by bisection
+    // (‖x(λ)‖₁ decreases in λ; x(‖θ‖_∞) = 0). Its dual point y = θ − S_λ(θ) certifies the result.
+    if r.is_infinite() && a.iter().all(|v| *v == 0.0) {
+        let mut soft = vec![0.0; d];
+        let mut at = |lambda: f64, x: &mut [f64]| {
+            for (sj, tj) in soft.iter_mut().zip(theta) {
+                *sj = tj.signum() * (tj.abs() - lambda).max(0.0);
+            }
+            map.conjugate_gradient(&soft, x);
+        };
+        let (mut lo, mut hi) = (0.0f64, norm_linf(theta));
+        for _ in 0..2000 {
+            let mid = 0.5 * (lo + hi);
+            if mid <= lo || mid >= hi {
+                break;
+            }
+            at(mid, &mut x);
+            if crate::linalg::norm_l1(&x) <= big_r { hi = mid } else { lo = mid }
+        }
+        for (yj, tj) in y.iter_mut().zip(theta) {
+            *yj = tj.signum() * tj.abs().min(hi);
+        }
+        let s = primal(&y, &mut x);
+        let phi = objective(&mut x);
+        let gap = gap_at(s, &y, phi);
+        if gap <= tol {
+            return Ok(BregmanStep { x, gap: gap.max(0.0), iterations: 1 });
+        }
     }
     let tau = map.c / (map.q() - 1.0);
     let (mut z, mut y_prev, mut t) = (y.clone(), y.clone(), 1.0f64);

@@ -11,6 +11,7 @@ pub mod dp2;
 pub mod dp_sgd;
 pub mod dpagd;
 pub mod fast;
+pub mod l1;
 pub mod release;
 pub mod run_spec;
 

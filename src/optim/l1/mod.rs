@@ -1,0 +1,19 @@
+//! \[AFKT\] Asi, Feldman, Koren, Talwar, "Private Stochastic Convex Optimization: Optimal Rates in
+//! l1 Geometry" (ICML 2021): private optimisation over l1-bounded domains.
+//!
+//! | algorithm | file | status |
+//! |---|---|---|
+//! | Alg. 1, noisy stochastic mirror descent (DP-ERM) | [`noisy_mirror_descent`](mod@noisy_mirror_descent) | here |
+//! | Alg. 4, non-private stochastic mirror descent with KL on the simplex | [`entropic_smd`](mod@entropic_smd) | here |
+//! | Alg. 2 (localized), 3 (variance-reduced Frank–Wolfe), 5–6 (lp) | — | planned |
+//!
+//! The geometry (p-norm and entropic mirror maps, the certified Bregman step, the LMOs) is
+//! `crate::geometry::mirror`. Privacy comes from [`crate::optim::PrivateRelease`]: the paper's
+//! constant 100 in σ (a moments-accountant constant it never states) is replaced by the RDP
+//! accountant for the sampler the run really uses.
+
+pub mod entropic_smd;
+pub mod noisy_mirror_descent;
+
+pub use entropic_smd::{EntropicSmdConfig, entropic_smd};
+pub use noisy_mirror_descent::{MirrorMap, NoisyMirrorDescentConfig, noisy_mirror_descent};
