@@ -4,6 +4,9 @@
 //! step: the sparse clipped sum plus d Gaussian draws and O(d) vector updates. The ratio is
 //! printed after the criterion group. Data are built outside the timed closures.
 
+mod common;
+
+use common::mean_time;
 use criterion::{Criterion, criterion_group, criterion_main};
 use dpref::loss::Loss;
 use dpref::model::SparseGlm;
@@ -12,21 +15,12 @@ use dpref::optim::dp2::algorithm1::{Dp2Config, dp2};
 use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch_on};
 use dpref::optim::{NoTrace, Privacy};
 use dpref::rng::Seeds;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const N: usize = 25_000;
 const D: usize = 10_000;
 const WORDS: usize = 60;
 const STEPS: u64 = 200;
-
-fn mean_time(mut f: impl FnMut(), reps: u32) -> Duration {
-    f(); // warm-up
-    let t = Instant::now();
-    for _ in 0..reps {
-        f();
-    }
-    t.elapsed() / reps
-}
 
 fn bench(c: &mut Criterion) {
     let data = dpref::experiments::dp2::synthetic_task(N, D, WORDS, 5).expect("valid");

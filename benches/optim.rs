@@ -3,6 +3,9 @@
 //! the same data: one `X·w` plus one `Xᵀ·v` with faer. The ratio epoch/floor is printed after the
 //! criterion groups (goal ≤ 3). Data are built outside the timed closures.
 
+mod common;
+
+use common::mean_time;
 use criterion::{Criterion, criterion_group, criterion_main};
 use dpref::data::Dataset;
 use dpref::loss::Loss;
@@ -12,7 +15,7 @@ use dpref::optim::{GradientEngine, NoTrace, Privacy};
 use dpref::rng::{Seeds, Stream};
 use faer::{Col, MatRef};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const N: usize = 60_000;
 const D: usize = 784;
@@ -35,15 +38,6 @@ fn floor_once(x: MatRef<'_, f64>, w: &Col<f64>, v: &Col<f64>) -> f64 {
     let xw = x * w;
     let xtv = x.transpose() * v;
     xw[0] + xtv[0]
-}
-
-fn mean_time(mut f: impl FnMut(), reps: u32) -> Duration {
-    f(); // warm-up
-    let t = Instant::now();
-    for _ in 0..reps {
-        f();
-    }
-    t.elapsed() / reps
 }
 
 fn optim(c: &mut Criterion) {

@@ -58,6 +58,13 @@ fn check_pathwise_all_vertices(
 // O8: Lemma B.2
 // ---------------------------------------------------------------------------------------------
 
+/// Runs `method` on the box from `x0` with step scale `alpha` on the fixed gradients `gs`, and
+/// checks its pathwise bounds at every vertex.
+fn check_fixed_run_all_vertices(method: Method, lower: &[f64], upper: &[f64], x0: &[f64], alpha: f64, gs: &[Vec<f64>]) {
+    let (xs, gs) = run_on_box(method, lower, upper, x0, alpha, gs.len(), fixed(gs));
+    check_pathwise_all_vertices(method, lower, upper, &xs, &gs, alpha);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
@@ -123,9 +130,7 @@ proptest! {
         (lower, upper, x0, gs) in box_run(), factor in log_uniform(0.1, 10.0),
     ) {
         let d2 = box_diameters(&lower, &upper, &vec![1.0; lower.len()]).unwrap().diam_2;
-        let alpha = factor * d2;
-        let (xs, gs) = run_on_box(Method::AdagradNorm, &lower, &upper, &x0, alpha, gs.len(), fixed(&gs));
-        check_pathwise_all_vertices(Method::AdagradNorm, &lower, &upper, &xs, &gs, alpha);
+        check_fixed_run_all_vertices(Method::AdagradNorm, &lower, &upper, &x0, factor * d2, &gs);
     }
 
     /// (R-ADA) with the corrected constant, for random boxes, starts, gradient sequences and
@@ -135,9 +140,7 @@ proptest! {
         (lower, upper, x0, gs) in box_run(), factor in log_uniform(0.1, 10.0),
     ) {
         let dinf = box_diameters(&lower, &upper, &vec![1.0; lower.len()]).unwrap().diam_inf;
-        let alpha = factor * dinf;
-        let (xs, gs) = run_on_box(Method::Diagonal, &lower, &upper, &x0, alpha, gs.len(), fixed(&gs));
-        check_pathwise_all_vertices(Method::Diagonal, &lower, &upper, &xs, &gs, alpha);
+        check_fixed_run_all_vertices(Method::Diagonal, &lower, &upper, &x0, factor * dinf, &gs);
     }
 
     /// Both corrected bounds against an adaptive adversary that sees `xᵏ` and plays

@@ -2,11 +2,18 @@
 
 mod common;
 
-use common::cli_data::{TempDir, logistic_csv};
+use common::cli_data::{TempDir, assert_usage_error, logistic_csv};
 use std::process::{Command, Output};
 
 fn dpref(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
+}
+
+/// `run ALG --data DATA --loss logistic --epsilon 2 --delta 1e-5`, then `extra`.
+fn run_logistic<'a>(alg: &'a str, data: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["run", alg, "--data", data, "--loss", "logistic", "--epsilon", "2", "--delta", "1e-5"];
+    args.extend(extra);
+    args
 }
 
 #[test]
@@ -14,27 +21,11 @@ fn cli_run_json_contract_and_determinism() {
     let dir = TempDir::new("cli-run-json");
     let data = dir.file("d.csv", logistic_csv());
     for alg in ["dp-sgd", "pasan", "pagan"] {
-        let args = [
-            "run",
+        let args = run_logistic(
             alg,
-            "--data",
             &data,
-            "--loss",
-            "logistic",
-            "--epsilon",
-            "2",
-            "--delta",
-            "1e-5",
-            "--steps",
-            "50",
-            "--batch-size",
-            "40",
-            "--domain",
-            "box:5",
-            "--seed",
-            "7",
-            "--json",
-        ];
+            &["--steps", "50", "--batch-size", "40", "--domain", "box:5", "--seed", "7", "--json"],
+        );
         let o = dpref(&args);
         assert_eq!(o.status.code(), Some(0), "{alg}: {}", String::from_utf8_lossy(&o.stderr));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -48,8 +39,9 @@ fn cli_run_json_contract_and_determinism() {
         assert!(v["loss"].as_f64().unwrap() < std::f64::consts::LN_2, "learned something");
         // same seed, same bytes; another seed, other bytes
         assert_eq!(dpref(&args).stdout, o.stdout);
-        let mut other = args.to_vec();
-        other[15] = "8";
+        let mut other = args.clone();
+        let seed = other.iter().position(|a| *a == "--seed").unwrap() + 1;
+        other[seed] = "8";
         assert_ne!(dpref(&other).stdout, o.stdout);
     }
 }
@@ -89,11 +81,7 @@ fn cli_run_bad_input_exits_2() {
         with(&dir.file("badlabel.csv", "1,2,3\n2,1,0\n"), &["--sigma", "1"]),
     ];
     for args in cases {
-        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = dpref(&refs);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{refs:?}: {err}");
-        assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{refs:?}: {err}");
+        assert_usage_error(&refs_of(&args));
     }
     // with replacement is fine without a privacy claim
     let o = dpref(&refs_of(&with(&good, &["--sigma", "1", "--sampling", "with-replacement"])));
@@ -213,10 +201,7 @@ fn cli_run_dpagd_bad_input_exits_2() {
             args.extend(["--loss", "logistic"]);
         }
         args.extend(&extra[1..]);
-        let o = dpref(&args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{args:?}: {err}");
+        assert_usage_error(&args);
     }
 }
 
@@ -235,37 +220,31 @@ fn cli_run_dp2_json_contract_determinism_and_bad_input() {
         ("dp2-rmsprop", Some("extra-query")),
         ("dp2-rmsprop", Some("noise-first")),
     ] {
-        let mut args = vec![
-            "run",
+        let mut args = run_logistic(
             alg,
-            "--data",
             &data,
-            "--loss",
-            "logistic",
-            "--epsilon",
-            "2",
-            "--delta",
-            "1e-5",
-            "--steps",
-            "60",
-            "--batch-size",
-            "40",
-            "--learning-rate",
-            "0.5",
-            "--learning-rate-adaptive",
-            "0.05",
-            "--delay-sgd",
-            "10",
-            "--delay-adaptive",
-            "5",
-            "--clip-sgd",
-            "1",
-            "--clip-adaptive",
-            "3",
-            "--seed",
-            "3",
-            "--json",
-        ];
+            &[
+                "--steps",
+                "60",
+                "--batch-size",
+                "40",
+                "--learning-rate",
+                "0.5",
+                "--learning-rate-adaptive",
+                "0.05",
+                "--delay-sgd",
+                "10",
+                "--delay-adaptive",
+                "5",
+                "--clip-sgd",
+                "1",
+                "--clip-adaptive",
+                "3",
+                "--seed",
+                "3",
+                "--json",
+            ],
+        );
         if let Some(a) = ablation {
             args.extend(["--ablation", a]);
         }
@@ -304,9 +283,6 @@ fn cli_run_dp2_json_contract_determinism_and_bad_input() {
         args.extend(["--data", &data, "--loss", "logistic", "--epsilon", "1", "--delta", "1e-5", "--steps", "5"]);
         args.extend(["--batch-size", "40"]);
         args.extend(&extra[1..]);
-        let o = dpref(&args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{args:?}: {err}");
+        assert_usage_error(&args);
     }
 }

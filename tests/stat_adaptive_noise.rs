@@ -72,6 +72,18 @@ fn zero_gradient_data() -> Dataset {
 }
 
 /// Whitened draws `wⱼ = ĝⱼ·√aⱼ/s`: i.i.d. N(0, 1) for a correct implementation.
+/// N1 and N2's runs: z = 3 and T = 50 000 steps on the zero-gradient records with Poisson
+/// q = 0.5 (n = 4, so b = 2 and s = z/b = 1.5).
+const N12_Z: f64 = 3.0;
+const N12_STEPS: u64 = 50_000;
+const N12_S: f64 = N12_Z / (0.5 * 4.0);
+
+/// The released ĝ (the noise alone) of `alg`'s N1/N2 run with `seed`.
+fn noise_only_release(alg: Alg, seed: u64) -> Vec<Vec<f64>> {
+    let sampler = BatchSampler::Poisson { q: 0.5 };
+    released(alg, &zero_gradient_data(), Loss::Linear, sampler, N12_Z, N12_STEPS, seed)
+}
+
 fn whitened(g: &[Vec<f64>], s: f64) -> Vec<Vec<f64>> {
     let a = a();
     g.iter().map(|v| v.iter().zip(&a).map(|(x, aj)| x * aj.sqrt() / s).collect()).collect()
@@ -88,13 +100,11 @@ fn in_interval(t: f64, (lo, hi): (f64, f64)) -> bool {
 /// and covariance A instead of A⁻¹ (statistic ×aⱼ²) fail every coordinate.
 #[test]
 fn stat_adaptive_noise_coordinate_variance_is_b2_over_c() {
-    let (z, steps) = (3.0, 50_000u64);
-    let data = zero_gradient_data();
-    let s = z / (0.5 * 4.0);
-    let region = chi_square_interval(steps, ALPHA / 8.0);
+    let s = N12_S;
+    let region = chi_square_interval(N12_STEPS, ALPHA / 8.0);
     let a = a();
     for alg in [Alg::Pasan, Alg::Pagan] {
-        let g = released(alg, &data, Loss::Linear, BatchSampler::Poisson { q: 0.5 }, z, steps, 1);
+        let g = noise_only_release(alg, 1);
         for j in 0..4 {
             let std_j = s * B / C[j].sqrt();
             let stat = |f: f64| g.iter().map(|v| (f * v[j] / std_j).powi(2)).sum::<f64>();
@@ -117,10 +127,7 @@ fn stat_adaptive_noise_coordinate_variance_is_b2_over_c() {
 /// fails its pair; the covariance mutant fails the diagonal.
 #[test]
 fn stat_adaptive_noise_whitened_noise_has_identity_covariance() {
-    let (z, steps) = (3.0, 50_000u64);
-    let data = zero_gradient_data();
-    let s = z / (0.5 * 4.0);
-    let region = chi_square_interval(steps, ALPHA / 32.0);
+    let region = chi_square_interval(N12_STEPS, ALPHA / 32.0);
     let checks = |w: &[Vec<f64>]| -> Vec<(String, bool)> {
         let mut out = Vec::new();
         for i in 0..4 {
@@ -135,7 +142,7 @@ fn stat_adaptive_noise_whitened_noise_has_identity_covariance() {
         out
     };
     for alg in [Alg::Pasan, Alg::Pagan] {
-        let w = whitened(&released(alg, &data, Loss::Linear, BatchSampler::Poisson { q: 0.5 }, z, steps, 2), s);
+        let w = whitened(&noise_only_release(alg, 2), N12_S);
         for (what, ok) in checks(&w) {
             assert!(ok, "{alg:?}: {what} outside the identity region");
         }

@@ -14,7 +14,7 @@
 //! diameters assume, and the same check rejects it.
 
 use dpref::bounds::adaptive_noise::{
-    PaganExplicitInputs, PasanExplicitInputs, box_diameters, glm_radial_clipping_bias, pagan_bound_explicit,
+    Diameters, PaganExplicitInputs, PasanExplicitInputs, box_diameters, glm_radial_clipping_bias, pagan_bound_explicit,
     pasan_bound_explicit,
 };
 use dpref::data::{Dataset, absolute_regression, absolute_regression_scales};
@@ -83,22 +83,61 @@ fn runs(data: &Dataset, x_star: &[f64], cfg: &AdaptiveNoiseConfig, adagrad: bool
         .collect()
 }
 
-#[test]
-fn stat_theorem_8_explicit_bound_holds_for_pasan() {
+/// One theorem's check: the optimiser's runs at z = 2 on the box with the theory's step scale
+/// (α = D₂ for PASAN, D∞ for PAGAN), and what its bound needs.
+struct Check {
+    data: Dataset,
+    x_star: Vec<f64>,
+    c: Vec<f64>,
+    cfg: AdaptiveNoiseConfig,
+    diam: Diameters,
+    adagrad: bool,
+    t: u64,
+    b: f64,
+    /// s = z/(qn), the noise standard deviation on the mean.
+    s: f64,
+    /// The exact radial clipping bias of the data at B.
+    bias: f64,
+    sum: Summary,
+}
+
+fn check(adagrad: bool) -> Check {
     let (data, x_star, c) = setting();
     let d = data.d();
     let (t, q, z, b) = (150u64, 0.1, 2.0, 0.6);
     let diam = box_diameters(&vec![-1.0; d], &vec![1.0; d], &c).unwrap();
+    let alpha = if adagrad { diam.diam_inf } else { diam.diam_2 };
     let mut cfg =
-        AdaptiveNoiseConfig::new(d, t, diam.diam_2, b, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None });
+        AdaptiveNoiseConfig::new(d, t, alpha, b, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None });
     cfg.ellipsoid_c = c.clone();
     cfg.domain = Domain::Box { radius: 1.0 };
     cfg.batch_size_b = Some(q * data.n() as f64);
     let s = z / (q * data.n() as f64);
-    let sum = summarise(&runs(&data, &x_star, &cfg, false), false);
-    let tr: f64 = c.iter().map(|cj| 1.0 / cj).sum();
+    let sum = summarise(&runs(&data, &x_star, &cfg, adagrad), adagrad);
     let features: Vec<Vec<f64>> = (0..data.n()).map(|i| data.row(i).to_vec()).collect();
     let bias = glm_radial_clipping_bias(&features, &c, b).unwrap();
+    Check { data, x_star, c, cfg, diam, adagrad, t, b, s, bias, sum }
+}
+
+impl Check {
+    /// The bound `full` holds for the runs' upper excess, and the power twin (no projection onto
+    /// X, step scale ×1000) breaks it.
+    fn assert_holds_and_twin_fails(self, full: f64, name: &str, theorem: &str) {
+        let sum = &self.sum;
+        eprintln!("{name}: mean excess {:.4} (upper {:.4}), bound {full:.4}", sum.excess_mean, sum.excess_upper);
+        assert!(sum.excess_upper <= full, "{theorem} violated: {} > {full}", sum.excess_upper);
+        let alpha = 1000.0 * self.cfg.step_scale_alpha;
+        let broken = AdaptiveNoiseConfig { domain: Domain::Unconstrained, step_scale_alpha: alpha, ..self.cfg };
+        let twin = summarise(&runs(&self.data, &self.x_star, &broken, self.adagrad), self.adagrad);
+        assert!(2.0 * twin.excess_mean - twin.excess_upper > full, "power twin passes: {}", twin.excess_mean);
+    }
+}
+
+#[test]
+fn stat_theorem_8_explicit_bound_holds_for_pasan() {
+    let k = check(false);
+    let (t, b, s, c, diam, sum) = (k.t, k.b, k.s, &k.c, &k.diam, &k.sum);
+    let tr: f64 = c.iter().map(|cj| 1.0 / cj).sum();
     let bound = |noise_std_s: f64| {
         let g_tilde = (sum.energy_lower[0] - t as f64 * s * s * b * b * tr).max(0.0);
         pasan_bound_explicit(&PasanExplicitInputs {
@@ -106,59 +145,40 @@ fn stat_theorem_8_explicit_bound_holds_for_pasan() {
             steps_t: t,
             noise_std_s,
             clip_radius_b: b,
-            ellipsoid_c: &c,
+            ellipsoid_c: c,
             diam_2: diam.diam_2,
             diam_c_inv: diam.diam_c_inv,
             step_scale_alpha: diam.diam_2,
-            clipping_bias: bias,
+            clipping_bias: k.bias,
         })
         .unwrap()
         .total()
     };
     let full = bound(s);
-    eprintln!("PASAN: mean excess {:.4} (upper {:.4}), bound {full:.4}", sum.excess_mean, sum.excess_upper);
-    assert!(sum.excess_upper <= full, "Thm 8 violated: {} > {full}", sum.excess_upper);
-    let broken = AdaptiveNoiseConfig { domain: Domain::Unconstrained, step_scale_alpha: 1000.0 * diam.diam_2, ..cfg };
-    let twin = summarise(&runs(&data, &x_star, &broken, false), false);
-    assert!(2.0 * twin.excess_mean - twin.excess_upper > full, "power twin passes: {}", twin.excess_mean);
+    k.assert_holds_and_twin_fails(full, "PASAN", "Thm 8");
 }
 
 #[test]
 fn stat_theorem_9_explicit_bound_holds_for_pagan() {
-    let (data, x_star, c) = setting();
-    let d = data.d();
-    let (t, q, z, b) = (150u64, 0.1, 2.0, 0.6);
-    let diam = box_diameters(&vec![-1.0; d], &vec![1.0; d], &c).unwrap();
-    let mut cfg =
-        AdaptiveNoiseConfig::new(d, t, diam.diam_inf, b, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None });
-    cfg.ellipsoid_c = c.clone();
-    cfg.domain = Domain::Box { radius: 1.0 };
-    cfg.batch_size_b = Some(q * data.n() as f64);
-    let s = z / (q * data.n() as f64);
-    let sum = summarise(&runs(&data, &x_star, &cfg, true), true);
-    let features: Vec<Vec<f64>> = (0..data.n()).map(|i| data.row(i).to_vec()).collect();
-    let bias = glm_radial_clipping_bias(&features, &c, b).unwrap();
+    let k = check(true);
+    let (t, b, s, c, diam, sum) = (k.t, k.b, k.s, &k.c, &k.diam, &k.sum);
     let bound = |noise_std_s: f64| {
         let g_tilde: Vec<f64> =
-            sum.energy_lower.iter().zip(&c).map(|(e, cj)| (e - t as f64 * s * s * b * b / cj).max(0.0)).collect();
+            sum.energy_lower.iter().zip(c).map(|(e, cj)| (e - t as f64 * s * s * b * b / cj).max(0.0)).collect();
         pagan_bound_explicit(&PaganExplicitInputs {
             sum_sq_g_tilde_per_coordinate: &g_tilde,
             steps_t: t,
             noise_std_s,
             clip_radius_b: b,
-            ellipsoid_c: &c,
+            ellipsoid_c: c,
             diam_inf: diam.diam_inf,
             diam_c_inv: diam.diam_c_inv,
             step_scale_alpha: diam.diam_inf,
-            clipping_bias: bias,
+            clipping_bias: k.bias,
         })
         .unwrap()
         .total()
     };
     let full = bound(s);
-    eprintln!("PAGAN: mean excess {:.4} (upper {:.4}), bound {full:.4}", sum.excess_mean, sum.excess_upper);
-    assert!(sum.excess_upper <= full, "Thm 9 violated: {} > {full}", sum.excess_upper);
-    let broken = AdaptiveNoiseConfig { domain: Domain::Unconstrained, step_scale_alpha: 1000.0 * diam.diam_inf, ..cfg };
-    let twin = summarise(&runs(&data, &x_star, &broken, true), true);
-    assert!(2.0 * twin.excess_mean - twin.excess_upper > full, "power twin passes: {}", twin.excess_mean);
+    k.assert_holds_and_twin_fails(full, "PAGAN", "Thm 9");
 }

@@ -36,6 +36,7 @@ use dpref::optim::dpagd::algorithm1::{Algorithm1Config, FullBatchNoise, dpagd};
 use dpref::optim::dpagd::{MomentState, Moments};
 use dpref::rng::{Seeds, Stream};
 use rand::RngExt;
+use rayon::prelude::*;
 
 const L: f64 = SMOOTHNESS_L;
 /// `G_∞² = (3√3/8)²`: the range of one coordinate's squared gradient.
@@ -397,7 +398,9 @@ fn stat_dpagd_rates_gradient_decreases_with_epsilon_and_falls_below_the_start() 
             let sigma = zcdp_sufficient_sigma(t, sensitivity, eps, delta).unwrap();
             let mut cfg = Algorithm1Config::new(Moments::Gd, t, dp_gd_step_size(L).unwrap(), g, std_noise(sigma));
             cfg.w1 = Some(w1.clone());
+            // the seeds' runs are independent: run them in parallel (collected in seed order)
             (0..runs)
+                .into_par_iter()
                 .map(|r| {
                     let (trace, last) = run(&model, &data, &cfg, 900 + r);
                     (trace.iterates.iter().map(|w| pop_sq(w)).sum::<f64>() / t as f64, pop_sq(&last))

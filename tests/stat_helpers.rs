@@ -3,6 +3,33 @@
 mod common;
 use common::stat::*;
 
+/// The bisection in `binomial_interval` lands on the counts of the step-by-step walk out from the
+/// rounded mean (its former implementation), across sample sizes, rates (including the ends of
+/// the support) and levels.
+#[test]
+fn stat_helper_binomial_interval_equals_the_walk_from_the_mean() {
+    let walk = |n: u64, p: f64, alpha: f64| {
+        let mean = (n as f64 * p).round() as u64;
+        let below = |l: u64| if l == 0 { 0.0 } else { binomial_lower_tail(n, p, l - 1) };
+        let mut lo = mean;
+        while lo > 0 && below(lo) > alpha / 2.0 {
+            lo -= 1;
+        }
+        let mut hi = mean;
+        while hi < n && binomial_upper_tail(n, p, hi + 1) > alpha / 2.0 {
+            hi += 1;
+        }
+        (lo, hi)
+    };
+    for n in [1u64, 7, 100, 2000, 100_000] {
+        for p in [0.0, 1e-6, 0.001, 0.02, 0.3, 0.5, 0.77, 0.999, 1.0] {
+            for alpha in [ALPHA, 0.05, 0.5] {
+                assert_eq!(binomial_interval(n, p, alpha), walk(n, p, alpha), "n {n}, p {p}, alpha {alpha}");
+            }
+        }
+    }
+}
+
 #[test]
 fn stat_helper_binomial_interval_has_the_promised_tails() {
     let (n, p) = (10_000, 0.3);

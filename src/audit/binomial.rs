@@ -44,7 +44,33 @@ fn beta_quantile_below(a: f64, b: f64, p: f64) -> f64 {
         return (p.ln() / a).exp().next_down().next_down().max(0.0);
     }
     // The closed forms above need no shading; the bisection below evaluates beta_reg.
-    let p = p * (1.0 - BETA_REG_RTOL);
+    memoised(a, b, p, || bisect_below(a, b, p * (1.0 - BETA_REG_RTOL)))
+}
+
+/// `compute()`, the bisection of [`beta_quantile_below`] at `(a, b, p)`, remembered: an audit
+/// evaluates the bounds of the same counts at the same level for every threshold and every
+/// attack, and repeated audits of one sample size (the statistical tests, the catalogue) meet
+/// the same counts again. The function is pure, so a remembered value is the value; the table
+/// is emptied when it reaches 2¹⁷ entries (about 5 MB).
+fn memoised(a: f64, b: f64, p: f64, compute: impl FnOnce() -> f64) -> f64 {
+    type Table = std::collections::HashMap<(u64, u64, u64), f64>;
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<Table>> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (a.to_bits(), b.to_bits(), p.to_bits());
+    if let Some(&x) = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&key) {
+        return x;
+    }
+    let x = compute();
+    let mut c = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if c.len() >= 1 << 17 {
+        c.clear();
+    }
+    c.insert(key, x);
+    x
+}
+
+/// The bisection of [`beta_quantile_below`] against the shaded level `p`.
+fn bisect_below(a: f64, b: f64, p: f64) -> f64 {
     // Bracket: lo with I ≤ p, hi with I > p; geometric steps while the ratio is large.
     let mean = a / (a + b);
     let mut hi = 1.0f64;

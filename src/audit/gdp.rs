@@ -14,6 +14,7 @@
 //! Proof: proofs/audit/gdp_estimate.md.
 
 use super::binomial::clopper_pearson_upper;
+use super::threshold::sorted_finite;
 use crate::accounting::gdp;
 use crate::error::{Error, Result, check};
 use crate::special::normal_quantile;
@@ -39,16 +40,8 @@ pub fn gdp_estimate(a: &[f64], b: &[f64], significance: f64, delta: f64) -> Resu
         return Err(Error::invalid("significance", significance, "in (0, 0.5)"));
     }
     check::open_unit("delta", delta)?;
-    for (what, s) in [("samples of A", a), ("samples of B", b)] {
-        if s.is_empty() {
-            return Err(Error::Empty { what });
-        }
-        check::all_finite(what, s)?;
-    }
-    let mut sa = a.to_vec();
-    let mut sb = b.to_vec();
-    sa.sort_unstable_by(f64::total_cmp);
-    sb.sort_unstable_by(f64::total_cmp);
+    let sa = sorted_finite("samples of A", a)?;
+    let sb = sorted_finite("samples of B", b)?;
     let (na, nb) = (sa.len() as u64, sb.len() as u64);
     // Thresholds: up to 512 pooled quantiles (a fixed number: the Bonferroni count is known).
     let mut pooled: Vec<f64> = sa.iter().chain(sb.iter()).copied().collect();

@@ -24,6 +24,7 @@
 //! rigorous bound at 0 on the B.10 vectors.
 //! Proof: proofs/audit/one_run.md.
 
+use super::threshold::sorted_finite;
 use crate::error::{Error, Result, check};
 use serde::Serialize;
 
@@ -198,16 +199,8 @@ pub fn epsilon_one_run(
         // supremum search needs it.
         return Err(Error::invalid("delta", delta, "at most 1/(2m) for m canaries (monotonicity of the p-value)"));
     }
-    for (what, s) in [("in-canary scores", in_scores), ("out-canary scores", out_scores)] {
-        if s.is_empty() {
-            return Err(Error::Empty { what });
-        }
-        check::all_finite(what, s)?;
-    }
-    let mut ins = in_scores.to_vec();
-    let mut outs = out_scores.to_vec();
-    ins.sort_unstable_by(f64::total_cmp);
-    outs.sort_unstable_by(f64::total_cmp);
+    let ins = sorted_finite("in-canary scores", in_scores)?;
+    let outs = sorted_finite("out-canary scores", out_scores)?;
     let (n_in, n_out) = (ins.len() as u64, outs.len() as u64);
     let m = n_in + n_out;
     // thresholds: distinct pooled scores ascending, then +∞

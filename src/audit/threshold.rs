@@ -195,7 +195,7 @@ fn ratio_bound(p_lo: f64, q_hi: f64, delta: f64) -> Option<f64> {
     Some((e - margin).next_down().max(0.0))
 }
 
-fn sorted_finite(what: &'static str, xs: &[f64]) -> Result<Vec<f64>> {
+pub(super) fn sorted_finite(what: &'static str, xs: &[f64]) -> Result<Vec<f64>> {
     if xs.is_empty() {
         return Err(Error::Empty { what });
     }

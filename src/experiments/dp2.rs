@@ -16,16 +16,16 @@
 //! preconditioner, so DP² can only help when informative words clear that level.
 
 use super::plot::{Figure, Panel, Series, write_figure};
-use super::{Options, Progress, short};
+use super::{EpochCurve, Options, Progress, short};
 use crate::data::sparse::{SparseDataset, bag_of_words};
 use crate::error::Result;
 use crate::loss::Loss;
 use crate::model::{GradientOracle, SparseGlm};
+use crate::optim::Privacy;
 use crate::optim::dp2::Preconditioner;
 use crate::optim::dp2::algorithm1::{Dp2Config, NoiseOrder, dp2};
 use crate::optim::dp2::extra_query::dp2_extra_query;
 use crate::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch_on};
-use crate::optim::{Observer, Privacy, TraceEvent};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -203,26 +203,6 @@ struct Outcome {
     curve: Vec<(f64, f64)>,
 }
 
-/// Test accuracy at the start of each epoch after the first.
-struct EpochAccuracy<'a> {
-    test: SparseGlm<'a>,
-    steps_per_epoch: u64,
-    curve: Vec<(f64, f64)>,
-}
-
-impl Observer for EpochAccuracy<'_> {
-    fn observe(&mut self, event: TraceEvent<'_>) {
-        // from epoch 1: at w = 0 every margin is 0, a tie the accuracy counts as wrong
-        if let TraceEvent::Iterate { step, x } = event
-            && step > 0
-            && step % self.steps_per_epoch == 0
-        {
-            let acc = self.test.evaluate(x).ok().and_then(|e| e.accuracy).unwrap_or(f64::NAN);
-            self.curve.push((step as f64 / self.steps_per_epoch as f64, acc));
-        }
-    }
-}
-
 use super::median;
 
 /// Sizes of the shrunk experiment.
@@ -265,11 +245,11 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     let run_one = |m: Method, h: Hyper, r: u64, curve: bool| -> Result<Outcome> {
         let s = seeds.child(r);
         let oracle = SparseGlm { loss: Loss::Logistic, data: &train };
-        let mut rec = EpochAccuracy {
-            test: SparseGlm { loss: Loss::Logistic, data: &test },
-            steps_per_epoch: if curve { steps_per_epoch } else { u64::MAX },
-            curve: Vec::new(),
-        };
+        let test_glm = SparseGlm { loss: Loss::Logistic, data: &test };
+        // from epoch 1: at w = 0 every margin is 0, a tie the accuracy counts as wrong
+        let mut rec = EpochCurve::new(steps_per_epoch, curve, |x: &[f64]| {
+            test_glm.evaluate(x).ok().and_then(|e| e.accuracy).unwrap_or(f64::NAN)
+        });
         let update = match m {
             Method::DpSgd => Some(Update::Sgd),
             Method::DpRmsProp => Some(Update::RmsProp { alpha: 0.9, eps: 1e-7 }),
@@ -302,16 +282,13 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
             }
         };
         let tr = oracle.evaluate(&run.x)?;
-        let te = rec.test.evaluate(&run.x)?.accuracy.unwrap_or(f64::NAN);
-        if curve {
-            rec.curve.push((size.epochs as f64, te));
-        }
+        let te = test_glm.evaluate(&run.x)?.accuracy.unwrap_or(f64::NAN);
         Ok(Outcome {
             train_loss: tr.mean_loss,
             test_accuracy: te,
             sigma: run.privacy.sigma,
             epsilon: run.privacy.epsilon.unwrap_or(f64::NAN),
-            curve: rec.curve,
+            curve: rec.finish(size.epochs as f64, te),
         })
     };
     let base = Hyper { lr_sgd: 1.0, lr_adaptive: 1.0, clip_sgd: 0.5, clip_adaptive: 0.5, delay: steps_per_epoch };

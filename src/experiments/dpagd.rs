@@ -17,12 +17,12 @@
 //! The accountant's reproduction of the paper's own ε table is `reproduce privacy`.
 
 use super::plot::{Figure, Panel, Reference, Series, write_figure};
-use super::{Options, Progress, short as fmt_rate, tune_extending};
+use super::{EpochCurve, Options, Progress, short as fmt_rate, tune_extending};
 use crate::error::Result;
 use crate::model::synthetic::gaussian_classes;
 use crate::model::{Mlp, Model};
+use crate::optim::Privacy;
 use crate::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
-use crate::optim::{Observer, Privacy, TraceEvent};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -54,27 +54,6 @@ struct Size {
     hidden: usize,
     epochs: usize,
     seeds: usize,
-}
-
-/// Records test accuracy at the start of each epoch after the first (epoch 0 is the random
-/// initialisation, which every method shares; the plot starts at epoch 1, as `dp2.svg` does).
-struct EpochRecorder<'a> {
-    model: &'a Mlp,
-    test: &'a crate::data::Dataset,
-    steps_per_epoch: u64,
-    curve: Vec<(f64, f64)>,
-}
-
-impl Observer for EpochRecorder<'_> {
-    fn observe(&mut self, event: TraceEvent<'_>) {
-        if let TraceEvent::Iterate { step, x } = event
-            && step > 0
-            && step % self.steps_per_epoch == 0
-        {
-            let acc = self.model.evaluate(x, self.test).ok().and_then(|e| e.accuracy).unwrap_or(f64::NAN);
-            self.curve.push((step as f64 / self.steps_per_epoch as f64, acc));
-        }
-    }
 }
 
 /// What one seeded run measured.
@@ -161,25 +140,20 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
             .with_batch_size_b(BATCH as f64);
         cfg.step_decay = Some((decay_every, 0.1));
         cfg.w0 = Some(w0);
-        let mut rec = EpochRecorder {
-            model: &model,
-            test: &test,
-            steps_per_epoch: if curve { steps_per_epoch } else { u64::MAX },
-            curve: Vec::new(),
-        };
+        // the plot starts at epoch 1, as `dp2.svg` does
+        let mut rec = EpochCurve::new(steps_per_epoch, curve, |x: &[f64]| {
+            model.evaluate(x, &test).ok().and_then(|e| e.accuracy).unwrap_or(f64::NAN)
+        });
         let run = dp_minibatch(&train, &model, &cfg, s, &mut rec)?;
         let tr = model.evaluate(&run.x, &train)?;
         let te = model.evaluate(&run.x, &test)?;
         let test_acc = te.accuracy.unwrap_or(f64::NAN);
-        if curve {
-            rec.curve.push((size.epochs as f64, test_acc));
-        }
         Ok(Outcome {
             train_loss: tr.mean_loss,
             train_accuracy: tr.accuracy.unwrap_or(f64::NAN),
             test_accuracy: test_acc,
             sigma: run.privacy.sigma,
-            curve: rec.curve,
+            curve: rec.finish(size.epochs as f64, test_acc),
         })
     };
     let mut cells = Vec::new();

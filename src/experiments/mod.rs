@@ -50,6 +50,41 @@ pub fn run_named(name: &str, options: &Options, out: &Path) -> Result<Outcome> {
 }
 
 /// The median of `v` (sorted in place; the mean of the two middle values for even lengths).
+/// Test accuracy `(epoch, accuracy)` at the start of each epoch after the first (epoch 0 is the
+/// initialisation, which every method shares), `accuracy` evaluating an iterate.
+pub(crate) struct EpochCurve<F> {
+    accuracy: F,
+    steps_per_epoch: u64,
+    curve: Vec<(f64, f64)>,
+}
+
+impl<F: FnMut(&[f64]) -> f64> EpochCurve<F> {
+    /// Records every `steps_per_epoch` steps if `record`, else nothing.
+    pub(crate) fn new(steps_per_epoch: u64, record: bool, accuracy: F) -> Self {
+        EpochCurve { accuracy, steps_per_epoch: if record { steps_per_epoch } else { u64::MAX }, curve: Vec::new() }
+    }
+
+    /// The curve, ended (if recording) by the final iterate's accuracy at `epochs`.
+    pub(crate) fn finish(mut self, epochs: f64, final_accuracy: f64) -> Vec<(f64, f64)> {
+        if self.steps_per_epoch != u64::MAX {
+            self.curve.push((epochs, final_accuracy));
+        }
+        self.curve
+    }
+}
+
+impl<F: FnMut(&[f64]) -> f64> crate::optim::Observer for EpochCurve<F> {
+    fn observe(&mut self, event: crate::optim::TraceEvent<'_>) {
+        if let crate::optim::TraceEvent::Iterate { step, x } = event
+            && step > 0
+            && step % self.steps_per_epoch == 0
+        {
+            let acc = (self.accuracy)(x);
+            self.curve.push((step as f64 / self.steps_per_epoch as f64, acc));
+        }
+    }
+}
+
 pub(crate) fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     let m = v.len() / 2;

@@ -36,3 +36,12 @@ impl Drop for TempDir {
         std::fs::remove_dir_all(&self.0).ok();
     }
 }
+
+/// Asserts that `dpref args` exits with status 2 and a single `error: ` line on stderr (the CLI's
+/// contract for bad input).
+pub fn assert_usage_error(args: &[&str]) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{args:?}: {err}");
+}

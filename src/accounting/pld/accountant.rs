@@ -309,19 +309,7 @@ impl PldAccountant {
     /// defect, reported instead of a number).
     pub fn epsilon(&self, delta: f64) -> Result<EpsilonBracket> {
         check::open_unit("delta", delta)?;
-        let (mut lower, mut upper) = (0.0f64, 0.0f64);
-        for s in self.state.directions() {
-            let u = s.upper.epsilon(delta);
-            let l = s.lower.epsilon(delta);
-            upper = upper.max(if u.is_nan() { f64::INFINITY } else { u });
-            lower = lower.max(if l.is_nan() { 0.0 } else { l });
-        }
-        if lower > upper {
-            return Err(Error::Numerical {
-                what: "PLD epsilon bracket",
-                reason: format!("lower end {lower} above upper end {upper}"),
-            });
-        }
+        let (lower, upper) = self.bracket("PLD epsilon bracket", f64::INFINITY, |pld| pld.epsilon(delta))?;
         Ok(EpsilonBracket { lower, upper })
     }
 
@@ -333,20 +321,25 @@ impl PldAccountant {
         if epsilon.is_nan() || epsilon < 0.0 {
             return Err(Error::invalid("epsilon", epsilon, ">= 0"));
         }
+        let (lower, upper) = self.bracket("PLD delta bracket", 1.0, |pld| pld.delta(epsilon))?;
+        Ok(DeltaBracket { lower, upper })
+    }
+
+    /// `(lower, upper)`: the largest `query` over the directions on each side, a NaN read as
+    /// `upper_nan` on the upper side and 0 on the lower; `Numerical` (naming `what`) if the lower
+    /// end lies above the upper.
+    fn bracket(&self, what: &'static str, upper_nan: f64, query: impl Fn(&DiscretePld) -> f64) -> Result<(f64, f64)> {
         let (mut lower, mut upper) = (0.0f64, 0.0f64);
         for s in self.state.directions() {
-            let u = s.upper.delta(epsilon);
-            let l = s.lower.delta(epsilon);
-            upper = upper.max(if u.is_nan() { 1.0 } else { u });
+            let u = query(&s.upper);
+            let l = query(&s.lower);
+            upper = upper.max(if u.is_nan() { upper_nan } else { u });
             lower = lower.max(if l.is_nan() { 0.0 } else { l });
         }
         if lower > upper {
-            return Err(Error::Numerical {
-                what: "PLD delta bracket",
-                reason: format!("lower end {lower} above upper end {upper}"),
-            });
+            return Err(Error::Numerical { what, reason: format!("lower end {lower} above upper end {upper}") });
         }
-        Ok(DeltaBracket { lower, upper })
+        Ok((lower, upper))
     }
 
     fn unsupported(&self, what: String, reason: impl Into<String>) -> Error {

@@ -155,7 +155,8 @@ impl Iv {
     /// `(LIBM_ULPS + 4x² + 8)u` relative plus the absolute floor.
     pub fn normal_cdf(self) -> Iv {
         let phi = |x: f64| 0.5 * libm::erfc(-x * std::f64::consts::FRAC_1_SQRT_2);
-        let widen_lo = |x: f64| {
+        // Φ(x) rounded by `round` over k units, then moved by `floor` (−ABS_FLOOR down, +ABS_FLOOR up).
+        let widen = |x: f64, round: fn(f64, f64) -> f64, floor: f64| {
             if x == f64::NEG_INFINITY {
                 return 0.0;
             }
@@ -163,19 +164,9 @@ impl Iv {
                 return 1.0;
             }
             let k = LIBM_ULPS + 4.0 * x * x + 8.0;
-            down(phi(x), k) - ABS_FLOOR
+            round(phi(x), k) + floor
         };
-        let widen_hi = |x: f64| {
-            if x == f64::NEG_INFINITY {
-                return 0.0;
-            }
-            if x == f64::INFINITY {
-                return 1.0;
-            }
-            let k = LIBM_ULPS + 4.0 * x * x + 8.0;
-            up(phi(x), k) + ABS_FLOOR
-        };
-        Iv::new(widen_lo(self.lo), widen_hi(self.hi)).clamp(0.0, 1.0)
+        Iv::new(widen(self.lo, down, -ABS_FLOOR), widen(self.hi, up, ABS_FLOOR)).clamp(0.0, 1.0)
     }
 
     /// `(Φ(x), Φ(−x))` for x in this interval. The smaller of the two is computed by

@@ -22,7 +22,9 @@
 //! Proof: proofs/accounting/pld.md.
 
 pub mod accountant;
+mod compose;
 pub mod discretise;
+mod fft;
 pub mod interval;
 pub mod mechanisms;
 pub mod pmf;

@@ -2,7 +2,7 @@
 //! Thm. 2, its tuned clip radius and printed rate.
 
 use super::diameters::trace_c_inv_sqrt;
-use super::terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms, check_explicit_common};
+use super::terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms, check_explicit_common, check_steps_and_sum};
 use super::validate::{check_c, check_vector};
 use crate::error::{Error, Result, check};
 
@@ -60,15 +60,14 @@ pub fn pagan_bound_explicit(inputs: &PaganExplicitInputs<'_>) -> Result<Explicit
     )?;
     check_c(i.ellipsoid_c, Some(i.sum_sq_g_tilde_per_coordinate.len()))?;
     check::non_negative("diam_inf", i.diam_inf)?;
-    let (s, b, alpha) = (i.noise_std_s, i.clip_radius_b, i.step_scale_alpha);
-    let coef = i.diam_inf * i.diam_inf / (2.0 * alpha) + alpha;
+    let (s, b) = (i.noise_std_s, i.clip_radius_b);
     let energy: f64 = i
         .sum_sq_g_tilde_per_coordinate
         .iter()
         .zip(i.ellipsoid_c)
         .map(|(sum_j, c)| (sum_j + t * s * s * b * b / c).sqrt())
         .sum();
-    Ok(ExplicitBound { adaptive_term: coef / t * energy, clipping_term: i.diam_c_inv * i.clipping_bias })
+    Ok(ExplicitBound::from_energy(i.diam_inf, i.step_scale_alpha, t, energy, i.diam_c_inv, i.clipping_bias))
 }
 
 /// \[ADFJT\] Thm. 9 as printed, with its `O(1)` set to 1 — **trend use only** (explicit form:
@@ -89,17 +88,10 @@ pub fn pagan_rate_printed_unit_constant(
     sum_root_sum_sq_g: f64,
     clip_radius_b: f64,
 ) -> Result<RateTerms> {
-    setting.validate()?;
-    check::positive("diam_inf", diam_inf)?;
-    let t = check::count("steps_t", steps_t)? as f64;
-    check::non_negative("sum_root_sum_sq_g", sum_root_sum_sq_g)?;
+    setting.check_with_diameter("diam_inf", diam_inf)?;
+    let t = check_steps_and_sum(steps_t, "sum_root_sum_sq_g", sum_root_sum_sq_g)?;
     let b = check::positive("clip_radius_b", clip_radius_b)?;
-    let k = (1.0 / setting.delta).ln().sqrt() * trace_c_inv_sqrt(setting.ellipsoid_c)?;
-    Ok(RateTerms {
-        optimization: diam_inf / t * sum_root_sum_sq_g,
-        noise: diam_inf * b * k / setting.n_eps(),
-        clipping: setting.clipping_term(b),
-    })
+    Ok(setting.rate_terms(diam_inf, b, privacy_constant(setting)?, diam_inf / t * sum_root_sum_sq_g))
 }
 
 /// The clip radius of \[ADFJT\] Thm. 2:
@@ -110,12 +102,8 @@ pub fn pagan_rate_printed_unit_constant(
 /// # Errors
 /// `InvalidParameter` for any input outside its documented range.
 pub fn pagan_tuned_clip_radius(setting: &RateSetting<'_>, diam_inf: f64) -> Result<f64> {
-    setting.validate()?;
-    check::positive("diam_inf", diam_inf)?;
-    let k = (1.0 / setting.delta).ln().sqrt() * trace_c_inv_sqrt(setting.ellipsoid_c)?;
-    Ok(2.0
-        * setting.moment_g_2p
-        * (setting.diam_c_inv * setting.n_eps() / (diam_inf * k)).powf(1.0 / setting.moment_order_p))
+    setting.check_with_diameter("diam_inf", diam_inf)?;
+    Ok(setting.tuned_clip_radius(diam_inf, privacy_constant(setting)?))
 }
 
 /// \[ADFJT\] Thm. 2 as printed, `O(1)` set to 1 — **trend use only**:
@@ -133,13 +121,12 @@ pub fn pagan_tuned_rate_printed_unit_constant(
     steps_t: u64,
     sum_root_sum_sq_g: f64,
 ) -> Result<TunedRateTerms> {
-    setting.validate()?;
-    check::positive("diam_inf", diam_inf)?;
-    let t = check::count("steps_t", steps_t)? as f64;
-    check::non_negative("sum_root_sum_sq_g", sum_root_sum_sq_g)?;
-    let k = (1.0 / setting.delta).ln().sqrt() * trace_c_inv_sqrt(setting.ellipsoid_c)?;
-    Ok(TunedRateTerms {
-        optimization: diam_inf / t * sum_root_sum_sq_g,
-        privacy: diam_inf * setting.tuned_privacy_factor(k, diam_inf),
-    })
+    setting.check_with_diameter("diam_inf", diam_inf)?;
+    let t = check_steps_and_sum(steps_t, "sum_root_sum_sq_g", sum_root_sum_sq_g)?;
+    Ok(setting.tuned_rate_terms(diam_inf, privacy_constant(setting)?, diam_inf / t * sum_root_sum_sq_g))
+}
+
+/// PAGAN's privacy constant `K = log(1/δ)^{1/2}·tr(C^{−1/2})`.
+fn privacy_constant(setting: &RateSetting<'_>) -> Result<f64> {
+    Ok((1.0 / setting.delta).ln().sqrt() * trace_c_inv_sqrt(setting.ellipsoid_c)?)
 }

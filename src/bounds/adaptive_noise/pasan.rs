@@ -2,7 +2,7 @@
 //! Thm. 1, its tuned clip radius and printed rate.
 
 use super::diameters::trace_c_inv;
-use super::terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms, check_explicit_common};
+use super::terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms, check_explicit_common, check_steps_and_sum};
 use crate::error::{Result, check};
 
 /// Inputs of [`pasan_bound_explicit`] (expectations over the algorithm's randomness).
@@ -55,10 +55,9 @@ pub fn pasan_bound_explicit(inputs: &PasanExplicitInputs<'_>) -> Result<Explicit
         i.clipping_bias,
     )?;
     check::non_negative("diam_2", i.diam_2)?;
-    let (s, b, alpha) = (i.noise_std_s, i.clip_radius_b, i.step_scale_alpha);
-    let coef = i.diam_2 * i.diam_2 / (2.0 * alpha) + alpha;
+    let (s, b) = (i.noise_std_s, i.clip_radius_b);
     let energy = (i.sum_sq_norm_g_tilde + t * s * s * b * b * trace_c_inv(i.ellipsoid_c)?).sqrt();
-    Ok(ExplicitBound { adaptive_term: coef / t * energy, clipping_term: i.diam_c_inv * i.clipping_bias })
+    Ok(ExplicitBound::from_energy(i.diam_2, i.step_scale_alpha, t, energy, i.diam_c_inv, i.clipping_bias))
 }
 
 /// \[ADFJT\] Thm. 8 as printed, with its `O(1)` set to 1 — **trend use only**: the theorem
@@ -79,17 +78,10 @@ pub fn pasan_rate_printed_unit_constant(
     sum_sq_norm_g: f64,
     clip_radius_b: f64,
 ) -> Result<RateTerms> {
-    setting.validate()?;
-    check::positive("diam_2", diam_2)?;
-    let t = check::count("steps_t", steps_t)? as f64;
-    check::non_negative("sum_sq_norm_g", sum_sq_norm_g)?;
+    setting.check_with_diameter("diam_2", diam_2)?;
+    let t = check_steps_and_sum(steps_t, "sum_sq_norm_g", sum_sq_norm_g)?;
     let b = check::positive("clip_radius_b", clip_radius_b)?;
-    let k = (trace_c_inv(setting.ellipsoid_c)? * (1.0 / setting.delta).ln()).sqrt();
-    Ok(RateTerms {
-        optimization: diam_2 / t * sum_sq_norm_g.sqrt(),
-        noise: diam_2 * b * k / setting.n_eps(),
-        clipping: setting.clipping_term(b),
-    })
+    Ok(setting.rate_terms(diam_2, b, privacy_constant(setting)?, diam_2 / t * sum_sq_norm_g.sqrt()))
 }
 
 /// The clip radius of \[ADFJT\] Thm. 1:
@@ -101,12 +93,8 @@ pub fn pasan_rate_printed_unit_constant(
 /// # Errors
 /// `InvalidParameter` for any input outside its documented range.
 pub fn pasan_tuned_clip_radius(setting: &RateSetting<'_>, diam_2: f64) -> Result<f64> {
-    setting.validate()?;
-    check::positive("diam_2", diam_2)?;
-    let k = (trace_c_inv(setting.ellipsoid_c)? * (1.0 / setting.delta).ln()).sqrt();
-    Ok(2.0
-        * setting.moment_g_2p
-        * (setting.diam_c_inv * setting.n_eps() / (diam_2 * k)).powf(1.0 / setting.moment_order_p))
+    setting.check_with_diameter("diam_2", diam_2)?;
+    Ok(setting.tuned_clip_radius(diam_2, privacy_constant(setting)?))
 }
 
 /// \[ADFJT\] Thm. 1 as printed, `O(1)` set to 1 — **trend use only**:
@@ -127,13 +115,12 @@ pub fn pasan_tuned_rate_printed_unit_constant(
     steps_t: u64,
     sum_sq_norm_g: f64,
 ) -> Result<TunedRateTerms> {
-    setting.validate()?;
-    check::positive("diam_2", diam_2)?;
-    let t = check::count("steps_t", steps_t)? as f64;
-    check::non_negative("sum_sq_norm_g", sum_sq_norm_g)?;
-    let k = (trace_c_inv(setting.ellipsoid_c)? * (1.0 / setting.delta).ln()).sqrt();
-    Ok(TunedRateTerms {
-        optimization: diam_2 / t * sum_sq_norm_g.sqrt(),
-        privacy: diam_2 * setting.tuned_privacy_factor(k, diam_2),
-    })
+    setting.check_with_diameter("diam_2", diam_2)?;
+    let t = check_steps_and_sum(steps_t, "sum_sq_norm_g", sum_sq_norm_g)?;
+    Ok(setting.tuned_rate_terms(diam_2, privacy_constant(setting)?, diam_2 / t * sum_sq_norm_g.sqrt()))
+}
+
+/// PASAN's privacy constant `K = (tr(C⁻¹) log(1/δ))^{1/2}`.
+fn privacy_constant(setting: &RateSetting<'_>) -> Result<f64> {
+    Ok((trace_c_inv(setting.ellipsoid_c)? * (1.0 / setting.delta).ln()).sqrt())
 }

@@ -78,6 +78,47 @@ impl RateSetting<'_> {
         let p = self.moment_order_p;
         self.moment_g_2p * (k / self.n_eps()).powf((p - 1.0) / p) * (self.diam_c_inv / diam).powf(1.0 / p)
     }
+
+    /// The setting validated and the diameter `D > 0` (parameter `diam_name`) checked: the checks
+    /// every printed rate and tuned clip radius starts with, in this order.
+    pub(super) fn check_with_diameter(&self, diam_name: &'static str, diam: f64) -> Result<()> {
+        self.validate()?;
+        check::positive(diam_name, diam)?;
+        Ok(())
+    }
+
+    /// Thm. 8/9's terms for diameter D, clip radius B and privacy constant K (the factor of
+    /// `D·B/(nε)` in the noise term), given the optimisation term.
+    pub(super) fn rate_terms(&self, diam: f64, b: f64, k: f64, optimization: f64) -> RateTerms {
+        RateTerms { optimization, noise: diam * b * k / self.n_eps(), clipping: self.clipping_term(b) }
+    }
+
+    /// Thm. 1/2's terms for diameter D and privacy constant K, given the optimisation term.
+    pub(super) fn tuned_rate_terms(&self, diam: f64, k: f64, optimization: f64) -> TunedRateTerms {
+        TunedRateTerms { optimization, privacy: diam * self.tuned_privacy_factor(k, diam) }
+    }
+
+    /// `B = 2G_{2p}·(D_{C⁻¹}·nε/(D·K))^{1/p}`: the tuned clip radius of Thms. 1, 2 for diameter D
+    /// and privacy constant K.
+    pub(super) fn tuned_clip_radius(&self, diam: f64, k: f64) -> f64 {
+        2.0 * self.moment_g_2p * (self.diam_c_inv * self.n_eps() / (diam * k)).powf(1.0 / self.moment_order_p)
+    }
+}
+
+/// T ≥ 1 and the gradient statistic (parameter `sum_name`) ≥ 0, the rates' remaining inputs; T as
+/// a float.
+pub(super) fn check_steps_and_sum(steps_t: u64, sum_name: &'static str, sum: f64) -> Result<f64> {
+    let t = check::count("steps_t", steps_t)? as f64;
+    check::non_negative(sum_name, sum)?;
+    Ok(t)
+}
+
+impl ExplicitBound {
+    /// The split of Thms. 8 and 9: `((D²/(2α) + α)/T)·energy` and `D_{C⁻¹}·bias`.
+    pub(super) fn from_energy(diam: f64, alpha: f64, t: f64, energy: f64, diam_c_inv: f64, bias: f64) -> Self {
+        let coef = diam * diam / (2.0 * alpha) + alpha;
+        ExplicitBound { adaptive_term: coef / t * energy, clipping_term: diam_c_inv * bias }
+    }
 }
 
 /// The three terms of a printed Thm. 8/9 rate with the hidden `O(1)` set to 1.
