@@ -166,7 +166,7 @@ impl LowerPld {
                     return Err(Error::Unsupported {
                         event: event.describe(),
                         neighbouring: self.neighbouring.name().to_string(),
-                        accountant: "accountant audit",
+                        accountant: "lower-bound",
                         reason: "randomized response is defined under replace-one (the input bucket is replaced); \
                                  use --neighbouring replace-one"
                             .into(),
