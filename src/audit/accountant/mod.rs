@@ -157,7 +157,11 @@ pub fn audit_claim_with(
     let mut lp = lower::LowerPld { neighbouring, settings: pld_settings, dropped: Vec::new() };
     let pld_lower = (|| -> Result<f64> {
         let mut best = 0.0f64;
-        for dir in [Direction::Remove, Direction::Add] {
+        // The add direction differs from the remove direction only through Poisson-subsampled
+        // Gaussians under add/remove; every other leaf's pair is symmetric.
+        let dirs: &[Direction] =
+            if asymmetric(event, neighbouring) { &[Direction::Remove, Direction::Add] } else { &[Direction::Remove] };
+        for &dir in dirs {
             let e = lp.pld(event, dir)?.epsilon(delta);
             best = best.max(if e.is_nan() { 0.0 } else { e });
         }
@@ -242,6 +246,21 @@ pub fn audit_claim_with(
         dropped: lp.dropped,
         verdict,
     })
+}
+
+/// Whether `event` holds a leaf whose add-direction PLD differs from its remove-direction PLD
+/// (a Poisson-subsampled Gaussian with q ∈ (0, 1) under add/remove).
+fn asymmetric(event: &DpEvent, neighbouring: Neighbouring) -> bool {
+    match event {
+        DpEvent::PoissonSampled { sampling_probability: q, event } => {
+            (neighbouring == Neighbouring::AddRemove && *q > 0.0 && *q < 1.0) || asymmetric(event, neighbouring)
+        }
+        DpEvent::SampledWithoutReplacement { event, .. }
+        | DpEvent::SampledWithReplacement { event, .. }
+        | DpEvent::SelfComposed { event, .. } => asymmetric(event, neighbouring),
+        DpEvent::Composed(es) => es.iter().any(|e| asymmetric(e, neighbouring)),
+        _ => false,
+    }
 }
 
 /// The error of the optimistic-PLD traversal (re-run to report it).
