@@ -33,6 +33,17 @@ pub enum Error {
         /// Why it is not supported, and what to use instead.
         reason: String,
     },
+    /// A mechanism description from another library (a dp_accounting event) that dpref cannot
+    /// bound: refused by its class name, never approximated.
+    #[error("unsupported event {class_name} at {location}: {reason}")]
+    UnsupportedEvent {
+        /// The other library's class name (`ZCDpEvent`, `NonPrivateDpEvent`, ...).
+        class_name: String,
+        /// Where it sits in the description (`$.events[2].event`).
+        location: String,
+        /// Why it cannot be bounded, and what to do instead.
+        reason: String,
+    },
     /// A data value is NaN or infinite.
     #[error("non-finite value in {what} at index {index}")]
     NonFinite {

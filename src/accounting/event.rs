@@ -82,6 +82,16 @@ pub enum DpEvent {
         /// z > 0: Laplace scale divided by the ℓ1-sensitivity.
         noise_multiplier: f64,
     },
+    /// k-ary randomized response on one record's value (dp_accounting's
+    /// `RandomizedResponseDpEvent`): with probability p the answer is a uniformly random one of the
+    /// k buckets, otherwise the true bucket. Meaningful under replace-one only (the record's
+    /// bucket is replaced); the accountants refuse it under add/remove.
+    RandomizedResponse {
+        /// p ∈ [0, 1]: the probability of answering a uniformly random bucket.
+        noise_parameter: f64,
+        /// k ≥ 2 buckets.
+        num_buckets: u64,
+    },
     /// A mechanism known only to be (ε, δ)-DP.
     EpsilonDelta {
         /// ε ≥ 0.
@@ -148,6 +158,15 @@ impl DpEvent {
         Ok(DpEvent::Laplace { noise_multiplier })
     }
 
+    /// `RandomizedResponse { p, k }`, validated (p ∈ [0, 1], k ≥ 2).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for p outside [0, 1] (NaN included) or k < 2.
+    pub fn randomized_response(noise_parameter: f64, num_buckets: u64) -> Result<Self> {
+        check_randomized_response(noise_parameter, num_buckets)?;
+        Ok(DpEvent::RandomizedResponse { noise_parameter, num_buckets })
+    }
+
     /// `EpsilonDelta`, validated (ε ≥ 0 finite, δ ∈ [0, 1)).
     ///
     /// # Errors
@@ -205,6 +224,9 @@ impl DpEvent {
                 format!("PerExampleSumGaussian(sigma={noise_multiplier})")
             }
             DpEvent::Laplace { noise_multiplier } => format!("Laplace(z={noise_multiplier})"),
+            DpEvent::RandomizedResponse { noise_parameter, num_buckets } => {
+                format!("RandomizedResponse(p={noise_parameter}, k={num_buckets})")
+            }
             DpEvent::EpsilonDelta { epsilon, delta } => format!("EpsilonDelta(eps={epsilon}, delta={delta})"),
             DpEvent::PoissonSampled { sampling_probability, event } => {
                 format!("PoissonSampled(q={sampling_probability}, {})", event.describe())
@@ -222,6 +244,17 @@ impl DpEvent {
             }
         }
     }
+}
+
+/// Checks the parameters of randomized response: p ∈ [0, 1], k ≥ 2.
+pub(crate) fn check_randomized_response(noise_parameter: f64, num_buckets: u64) -> Result<()> {
+    if !(0.0..=1.0).contains(&noise_parameter) {
+        return Err(Error::invalid("noise_parameter", noise_parameter, "in [0, 1]"));
+    }
+    if num_buckets < 2 {
+        return Err(Error::invalid("num_buckets", num_buckets, ">= 2"));
+    }
+    Ok(())
 }
 
 pub(crate) fn check_sizes(n: u64, b: u64) -> Result<()> {

@@ -9,19 +9,25 @@
 //! * [`zcdp`]: ρ-zCDP → (ε, δ), optimal conversion.
 //! * [`composition`]: basic and advanced composition of (ε, δ) mechanisms.
 //! * [`calibrate`]: the noise multiplier for a target (ε, δ), never overshooting.
+//! * [`accountant`]: the [`Accountant`] trait both accountants implement, and
+//!   [`epsilon_upper_of`].
+//! * [`external`]: reading dp_accounting's events (`DpEvent.to_named_tuple()` as JSON).
 //! * [`pld`]: the privacy-loss-distribution accountant, answering with certified brackets
 //!   `[lower, upper]` on ε (the upper end is the accountant's bound).
 
+pub mod accountant;
 pub mod calibrate;
 pub mod composition;
 pub mod conversion;
 pub mod event;
+pub mod external;
 pub mod gaussian;
 pub mod gdp;
 pub mod pld;
 pub mod rdp;
 pub mod zcdp;
 
+pub use accountant::{Accountant, epsilon_upper_of};
 pub use calibrate::{Calibration, RdpSettings, calibrate_noise_multiplier, calibrate_noise_multiplier_pld};
 pub use conversion::{Conversion, DeltaBound, EpsilonBound};
 pub use event::{DpEvent, Neighbouring, SamplingScheme, dp_sgd_event, per_example_sum_gaussian};

@@ -4,6 +4,8 @@
 //!
 //! * [`mechanism`]: the black-box [`Mechanism`] trait, [`NeighbouringPair`], attack scores, the
 //!   parallel seeded sampler.
+//! * [`accountant`]: auditing another library's *accountant*: a certified lower bound on the
+//!   true ε of a described mechanism against the claimed ε, and a catalogue of broken accountants.
 //! * [`binomial`]: Clopper–Pearson bounds (the one implementation).
 //! * [`threshold`]: two-sample threshold attacks, both directions, with an honest threshold choice
 //!   (Bonferroni over all thresholds, split, or fixed) → [`EpsilonLowerBound`].
@@ -13,6 +15,7 @@
 //! * [`catalogue`]: correct and broken mechanisms for self-tests.
 //! * [`samples`]: reading another implementation's dumped outputs.
 
+pub mod accountant;
 pub mod binomial;
 pub mod canary;
 pub mod catalogue;

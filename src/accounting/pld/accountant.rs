@@ -19,7 +19,7 @@
 //! | `SampledWithoutReplacement { n, b = n, e }` | as e | as e |
 //! | `SampledWithoutReplacement { n, b < n, … }`, `SampledWithReplacement` | no | no |
 //! | `SelfComposed`, `Composed` | as their parts | as their parts |
-//! | randomized response ([`super::randomized_response`], via [`PldAccountant::compose_mechanism`]) | no | yes |
+//! | `RandomizedResponse { p, k }` (or [`super::randomized_response`] via [`PldAccountant::compose_mechanism`]) | no | yes |
 //!
 //! One traversal ([`PldAccountant::supports`] runs its planning half) validates everything before
 //! anything is computed; `count` is applied in one place (the `SelfComposed` node, which
@@ -448,6 +448,11 @@ impl PldAccountant {
                      (the dominating pairs used by other libraries are not valid under composition in \
                      general); use the RDP accountant with --neighbouring replace-one",
                 ))
+            }
+            DpEvent::RandomizedResponse { noise_parameter, num_buckets } => {
+                let m =
+                    MechanismLoss::RandomizedResponse { noise_parameter: *noise_parameter, num_buckets: *num_buckets };
+                self.check_mechanism(&m)
             }
             DpEvent::SampledWithReplacement { .. } => Err(self.unsupported(
                 event.describe(),

@@ -11,6 +11,7 @@
 //! | `PerExampleSumGaussian` | both | as `Gaussian { σ / factor }`, factor 1 (add/remove) or 2 (replace-one) |
 //! | `Laplace` | both | Mironov 2017 Prop. 6 |
 //! | `EpsilonDelta(ε, δ)` | both | RDP of RR_ε, plus δ carried separately (below) |
+//! | `RandomizedResponse` | neither (use the PLD accountant) | — |
 //! | `PoissonSampled(q, Gaussian)` | add/remove | MTZ 2019 (integer: exact; fractional: certified series) |
 //! | `SampledWithoutReplacement(n, b, Gaussian)` | replace-one | Wang–Balle–Kasiviswanathan 2019 |
 //! | `SelfComposed`, `Composed` | both | sums (RDP composes additively) |
@@ -318,6 +319,14 @@ impl RdpAccountant {
                         "the RDP accountant bounds sampling without replacement of the Gaussian mechanism only",
                     )),
                 }
+            }
+            DpEvent::RandomizedResponse { noise_parameter, num_buckets } => {
+                super::event::check_randomized_response(*noise_parameter, *num_buckets)?;
+                Err(self.unsupported(
+                    event,
+                    "the RDP accountant has no randomized-response bound; use the PLD accountant \
+                     (replace-one)",
+                ))
             }
             DpEvent::SampledWithReplacement { .. } => Err(self.unsupported(
                 event,

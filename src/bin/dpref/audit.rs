@@ -13,6 +13,10 @@ pub(crate) enum AuditCommand {
     /// Audit another implementation from its outputs on two neighbouring datasets.
     #[command(after_help = EXIT_CODES_AUDIT, allow_negative_numbers = true)]
     Samples(AuditSamplesArgs),
+    /// Audit another library's accountant: a certified lower bound on the true epsilon of a
+    /// described mechanism (dp_accounting event JSON) against the epsilon it claims.
+    #[command(allow_negative_numbers = true)]
+    Accountant(crate::audit_accountant::AuditAccountantArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -17,6 +17,7 @@ mod account;
 mod account_args;
 mod account_pld;
 mod audit;
+mod audit_accountant;
 mod flags;
 mod format;
 mod reproduce;
@@ -56,7 +57,7 @@ enum Command {
     /// Re-run the papers' experiments (shrunk to two cores) and print their tables.
     #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
     Reproduce(ReproduceArgs),
-    /// Audit a mechanism: a certified lower bound on its epsilon.
+    /// Audit a mechanism or an accountant: a certified lower bound on the true epsilon.
     #[command(subcommand, after_help = EXIT_CODES_AUDIT)]
     Audit(AuditCommand),
     /// Train with one algorithm on a dataset and report the output point and its privacy.
@@ -100,6 +101,7 @@ fn main() -> ExitCode {
             reproduce::reproduce(a).map(|()| (String::new(), false)).map_err(flags::CliError::from)
         }
         Command::Audit(AuditCommand::Samples(a)) => audit::audit_samples(a),
+        Command::Audit(AuditCommand::Accountant(a)) => audit_accountant::audit_accountant(a),
         Command::Run(a) => run::run_algorithm(a).map(|s| (s, false)),
     };
     match result {
