@@ -250,3 +250,23 @@ fn only_the_release_draws_noise_or_records_events() {
     }
     assert!(offenders.is_empty(), "noise or events outside PrivateRelease:\n{}", offenders.join("\n"));
 }
+
+/// A run is reported by either accountant (the shared `Accountant` trait): the RDP reading equals
+/// the run's own report, the PLD upper end is tighter, and an accountant built for the other
+/// relation is refused (it could under-report ε).
+#[test]
+fn a_run_is_reported_by_either_accountant() {
+    use dpref::accounting::PldAccountant;
+    let d = data();
+    let cfg = DpSgdConfig::new(T, 0.1, 1.0, 0.2, sigma(1.0)).with_batch_size_b(24.0);
+    let run = dp_sgd(&d, Loss::Absolute, &cfg, Seeds::new(1), &mut Counter::default()).unwrap();
+    let rdp = run.epsilon_with(&mut dpref::accounting::RdpAccountant::new(Neighbouring::AddRemove), 1e-5).unwrap();
+    assert_eq!(rdp, run.privacy.epsilon);
+    let pld = run.epsilon_with(&mut PldAccountant::new(Neighbouring::AddRemove), 1e-5).unwrap().unwrap();
+    assert!(pld <= rdp.unwrap() && pld > 0.0, "pld {pld} rdp {rdp:?}");
+    let err = run.epsilon_with(&mut PldAccountant::new(Neighbouring::ReplaceOne), 1e-5).unwrap_err().to_string();
+    assert!(err.contains("add/remove") || err.contains("add-remove"), "{err}");
+    let silent = DpSgdConfig::new(T, 0.1, f64::INFINITY, 0.2, sigma(1.0)).with_batch_size_b(24.0);
+    let run = dp_sgd(&d, Loss::Absolute, &silent, Seeds::new(1), &mut Counter::default()).unwrap();
+    assert_eq!(run.epsilon_with(&mut PldAccountant::new(Neighbouring::AddRemove), 1e-5).unwrap(), None);
+}

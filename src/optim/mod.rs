@@ -22,7 +22,7 @@ pub use dpagd::{Algorithm1Config, MinibatchConfig, dp_minibatch, dpagd};
 pub use release::{NoiseForm, NoiseShape, PrivateRelease, ReleasePlan, ReleaseSummary};
 pub use run_spec::RunSpec;
 
-use crate::accounting::DpEvent;
+use crate::accounting::{Accountant, DpEvent, Neighbouring};
 use crate::error::{Error, Result, check};
 use serde::Serialize;
 
@@ -247,6 +247,8 @@ pub struct Run {
     /// Noisy releases drawn, one per data access (T for one release per step; more for DP²
     /// variant 1's extra queries).
     pub releases: u64,
+    /// The neighbouring relation of the run's events (`None`: a run without a privacy claim).
+    pub neighbouring: Option<Neighbouring>,
     /// Updates of a delayed preconditioner from earlier releases (\[LZLRMS\] Alg. 1 line 4; 0 for
     /// the algorithms without one).
     pub preconditioner_updates: u64,
@@ -256,8 +258,33 @@ impl Run {
     /// A run that returned `x` (last iterate `x_last`) after `steps` steps, with what its
     /// [`PrivateRelease`] recorded.
     pub(crate) fn new(x: Vec<f64>, x_last: Vec<f64>, steps: u64, released: ReleaseSummary) -> Self {
-        let ReleaseSummary { events, privacy, releases } = released;
-        Run { x, x_last, steps, events, privacy, releases, preconditioner_updates: 0 }
+        let ReleaseSummary { events, privacy, releases, neighbouring } = released;
+        Run { x, x_last, steps, events, privacy, releases, preconditioner_updates: 0, neighbouring }
+    }
+
+    /// ε at `delta` for the events this run executed, by any accountant (RDP, PLD, …): an upper
+    /// bound, `None` for a run that executed no privacy event (no claim).
+    ///
+    /// # Errors
+    /// `Unsupported` when the accountant's neighbouring relation is not the run's (an event
+    /// accounted under the wrong relation can under-report ε) or the accountant cannot bound the
+    /// events; accountant errors.
+    pub fn epsilon_with(&self, accountant: &mut impl Accountant, delta: f64) -> Result<Option<f64>> {
+        let Some(event) = self.events.as_event() else {
+            return Ok(None);
+        };
+        if self.neighbouring != Some(accountant.neighbouring()) {
+            return Err(Error::Unsupported {
+                event: "the events of this run".into(),
+                neighbouring: accountant.neighbouring().name().into(),
+                accountant: accountant.name(),
+                reason: format!(
+                    "the run was accounted under {} neighbouring; build the accountant with that relation",
+                    self.neighbouring.map_or("no", |n| n.name())
+                ),
+            });
+        }
+        crate::accounting::epsilon_upper_of(&event, accountant, delta).map(Some)
     }
 }
 

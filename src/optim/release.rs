@@ -116,6 +116,8 @@ pub struct ReleaseSummary {
     pub privacy: PrivacyReport,
     /// Noisy releases drawn (one per data access).
     pub releases: u64,
+    /// The neighbouring relation the events are accounted under (`None`: a run without a claim).
+    pub neighbouring: Option<Neighbouring>,
 }
 
 impl PrivateRelease {
@@ -347,7 +349,8 @@ impl PrivateRelease {
     /// Accountant errors for unsupported events.
     pub fn finish(self) -> Result<ReleaseSummary> {
         let privacy = report(&self.events, self.sigma, self.privacy, self.neighbouring, self.clipped)?;
-        Ok(ReleaseSummary { events: self.events, privacy, releases: self.releases })
+        let neighbouring = Some(self.neighbouring);
+        Ok(ReleaseSummary { events: self.events, privacy, releases: self.releases, neighbouring })
     }
 }
 

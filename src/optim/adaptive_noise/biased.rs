@@ -116,7 +116,8 @@ fn run_template(
     }
     let privacy = PrivacyReport { epsilon: None, delta: None, sigma: 0.0 };
     // Templates without a privacy claim: a noisy release per step, no event.
-    let released = ReleaseSummary { events: EventLog::default(), privacy, releases: config.steps_t };
+    let released =
+        ReleaseSummary { events: EventLog::default(), privacy, releases: config.steps_t, neighbouring: None };
     Ok(Run::new(avg.output(config.output, &x), x, config.steps_t, released))
 }
 

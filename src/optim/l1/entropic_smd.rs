@@ -99,6 +99,7 @@ pub fn entropic_smd(
         events: Default::default(),
         privacy: PrivacyReport { epsilon: None, delta: None, sigma: 0.0 },
         releases: 0,
+        neighbouring: None,
     };
     Ok(Run::new(avg.output(config.output, &x), x, total, released))
 }
