@@ -97,7 +97,7 @@ pub mod prelude {
     pub use crate::loss::Loss;
     pub use crate::model::{Glm, Mlp, SparseGlm};
     pub use crate::optim::dp2::Preconditioner;
-    pub use crate::optim::dpagd::{FullBatchNoise, Moments, Update};
+    pub use crate::optim::dpagd::{Moments, Update};
     pub use crate::optim::run_spec::{Algorithm, RunLoss, RunOutcome, Sampling};
     pub use crate::optim::{
         AdaptiveNoiseConfig, Algorithm1Config, Dp2Config, DpSgdConfig, MinibatchConfig, NoTrace, Observer, OutputPoint,

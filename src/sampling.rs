@@ -42,14 +42,28 @@ impl BatchSampler {
         Ok(BatchSampler::Poisson { q: b as f64 / n as f64 })
     }
 
+    /// Checks the sampler's own numbers, before any data is seen: q ∈ (0, 1], a batch size ≥ 1.
+    ///
+    /// # Errors
+    /// `InvalidParameter` naming the parameter.
+    pub fn validate_settings(&self) -> Result<()> {
+        match *self {
+            BatchSampler::Poisson { q } => check::rate("q", q).map(|_| ()),
+            BatchSampler::WithReplacement { batch_size } | BatchSampler::WithoutReplacement { batch_size } => {
+                check::count("batch size", batch_size as u64).map(|_| ())
+            }
+            BatchSampler::Full => Ok(()),
+        }
+    }
+
     /// Validates the sampler against the dataset size.
     ///
     /// # Errors
     /// `InvalidParameter` for q ∉ (0, 1] or b ∉ [1, n] (b ≥ 1 with replacement).
     pub fn validate(&self, n: usize) -> Result<()> {
+        self.validate_settings()?;
         match *self {
-            BatchSampler::Poisson { q } => check::rate("q", q).map(|_| ()),
-            BatchSampler::WithReplacement { batch_size } => check::count("batch-size", batch_size as u64).map(|_| ()),
+            BatchSampler::Poisson { .. } | BatchSampler::WithReplacement { .. } => Ok(()),
             BatchSampler::WithoutReplacement { batch_size } => {
                 crate::accounting::event::check_sizes(n as u64, batch_size as u64)
             }

@@ -53,7 +53,7 @@ fn prop_adaptive_noise_same_seed_gives_bit_identical_runs() {
             assert_ne!(bits2(&t1.noisy_gradients), bits2(&t3.noisy_gradients));
         }
     }
-    let sgd = DpSgdConfig::new(15, 0.1, 1.0, 0.2, target).with_batch_size_b(0.2 * 50.0);
+    let sgd = DpSgdConfig::new(15, 0.1, 1.0, 0.2, target).unwrap().with_batch_size_b(0.2 * 50.0).unwrap();
     let (mut t1, mut t2) = (Trace::default(), Trace::default());
     let r1 = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(7), &mut t1).unwrap();
     let r2 = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(7), &mut t2).unwrap();
@@ -100,7 +100,7 @@ fn prop_adaptive_noise_batches_do_not_depend_on_the_noise() {
     for alg in ALGS {
         let mut trajectories = Vec::new();
         for z in [0.0, 1e-3, 2e-3] {
-            let mut cfg = AdaptiveNoiseConfig::new(n, steps, 0.5, 1.0, q, noise(z));
+            let mut cfg = AdaptiveNoiseConfig::new(n, steps, 0.5, 1.0, q, noise(z)).unwrap();
             cfg.ellipsoid_c = vec![1.0; n];
             let (_, trace) = run(alg, &data, Loss::Linear, &cfg, 21);
             let decoded: Vec<Vec<usize>> =
@@ -109,7 +109,7 @@ fn prop_adaptive_noise_batches_do_not_depend_on_the_noise() {
             trajectories.push(bits2(&trace.iterates));
         }
         assert_ne!(trajectories[1], trajectories[2], "{alg:?}: the noise did not change the run");
-        let mut cfg = AdaptiveNoiseConfig::new(n, steps, 0.5, 1.0, q, noise(0.0));
+        let mut cfg = AdaptiveNoiseConfig::new(n, steps, 0.5, 1.0, q, noise(0.0)).unwrap();
         cfg.ellipsoid_c = vec![1.0; n];
         let (_, other) = run(alg, &data, Loss::Linear, &cfg, 22);
         let decoded: Vec<Vec<usize>> =
@@ -231,7 +231,7 @@ fn prop_adaptive_noise_iterates_stay_in_the_domain() {
                 assert!(active >= 10, "{alg:?} {domain:?}: the projection was active only {active} times");
             }
         }
-        let mut sgd = DpSgdConfig::new(60, 1.0, 1.0, 0.3, noise(8.0)).with_batch_size_b(0.3 * 60.0);
+        let mut sgd = DpSgdConfig::new(60, 1.0, 1.0, 0.3, noise(8.0)).unwrap().with_batch_size_b(0.3 * 60.0).unwrap();
         sgd.domain = domain.clone();
         let mut t = Trace::default();
         let r = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(9), &mut t).unwrap();

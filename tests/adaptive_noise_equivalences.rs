@@ -181,7 +181,7 @@ fn assert_noiseless_matches_reference(alg: Alg, data_seed: u64, seed: u64) {
 fn prop_dp_sgd_without_noise_or_clipping_is_projected_sgd() {
     let data = regression(80, 4, 14);
     let (q, eta, steps, radius) = (0.25, 0.05, 40u64, 0.3);
-    let mut cfg = DpSgdConfig::new(steps, eta, f64::INFINITY, q, noise(0.0));
+    let mut cfg = DpSgdConfig::new(steps, eta, f64::INFINITY, q, noise(0.0)).unwrap();
     cfg.domain = Domain::Box { radius };
     let mut t = Trace::default();
     let r = dp_sgd(&data, Loss::Absolute, &cfg, Seeds::new(15), &mut t).unwrap();

@@ -98,7 +98,8 @@ fn d3_pair() -> (Dataset, Dataset) {
 }
 
 fn d3_config(z: f64, report_delta: Option<f64>) -> AdaptiveNoiseConfig {
-    let mut cfg = AdaptiveNoiseConfig::new(3, 1, 0.5, B3, 1.0, Privacy::NoiseMultiplier { sigma: z, report_delta });
+    let mut cfg =
+        AdaptiveNoiseConfig::new(3, 1, 0.5, B3, 1.0, Privacy::NoiseMultiplier { sigma: z, report_delta }).unwrap();
     cfg.ellipsoid_c = C3.to_vec();
     cfg.sampler = BatchSampler::Full;
     cfg.neighbouring = Neighbouring::ReplaceOne;
@@ -273,8 +274,8 @@ impl ObservedAlgorithm for Algorithm {
 fn d4_algorithms(z: f64, report_delta: Option<f64>) -> [(&'static str, Algorithm, f64); 2] {
     let privacy = Privacy::NoiseMultiplier { sigma: z, report_delta };
     // n = 6 on both sides (the canary is replaced, not removed); b = q·6 declared public.
-    let sgd = DpSgdConfig::new(T4, 0.1, 1.0, Q4, privacy).with_batch_size_b(Q4 * 6.0);
-    let mut pg = AdaptiveNoiseConfig::new(2, T4, 0.5, 1.0, Q4, privacy).with_batch_size_b(Q4 * 6.0);
+    let sgd = DpSgdConfig::new(T4, 0.1, 1.0, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap();
+    let mut pg = AdaptiveNoiseConfig::new(2, T4, 0.5, 1.0, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap();
     pg.ellipsoid_c = vec![0.25, 4.0]; // canary projected to 2·e₀; noise std 2z on coordinate 0
     let unit = B_OVER_SQRT_C0;
     [("DP-SGD", Algorithm::DpSgd(sgd), 1.0), ("PAGAN", Algorithm::Pagan(pg), unit)]
@@ -360,13 +361,14 @@ fn audit_canary_dp_sgd_and_pagan_below_accounted_and_flag_halved_noise() {
 fn audit_pagan_add_remove_normaliser_does_not_leak_the_dataset_size() {
     let d = 20;
     let mut cfg =
-        AdaptiveNoiseConfig::new(d, 1, 0.5, 1.0, 1.0, Privacy::NoiseMultiplier { sigma: 20.0, report_delta: None });
+        AdaptiveNoiseConfig::new(d, 1, 0.5, 1.0, 1.0, Privacy::NoiseMultiplier { sigma: 20.0, report_delta: None })
+            .unwrap();
     cfg.sampler = BatchSampler::Full;
     let one = Dataset::new(vec![1.0; d], vec![0.0], d).unwrap();
     let two = one.with_added(&vec![-1.0; d], 0.0).unwrap();
     let refused = pagan(&one, Loss::Linear, &cfg, Seeds::new(0), &mut Trace::default());
     assert!(matches!(refused, Err(dpref::Error::Unsupported { .. })), "{refused:?}");
-    let declared = cfg.clone().with_batch_size_b(1.0);
+    let declared = cfg.clone().with_batch_size_b(1.0).unwrap();
     let mut reporting = declared.clone();
     reporting.privacy = Privacy::NoiseMultiplier { sigma: 20.0, report_delta: Some(DELTA) };
     let accounted =
@@ -390,7 +392,7 @@ impl Mechanism for DataSizedPagan {
     type Input = Dataset;
     type Output = Vec<f64>;
     fn sample(&self, data: &Dataset, rng: &mut DpRng) -> Vec<f64> {
-        let cfg = self.config.clone().with_batch_size_b(data.n() as f64);
+        let cfg = self.config.clone().with_batch_size_b(data.n() as f64).unwrap();
         OneStepPagan { config: cfg }.sample(data, rng)
     }
 }

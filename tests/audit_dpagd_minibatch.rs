@@ -64,7 +64,9 @@ fn model() -> Glm {
 /// b = 4 declared.
 fn config(update: Update, steps: u64, q: f64, clip: f64, sigma: f64, report_delta: Option<f64>) -> MinibatchConfig {
     MinibatchConfig::new(update, steps, 0.1, clip, q, Privacy::NoiseMultiplier { sigma, report_delta })
+        .unwrap()
         .with_batch_size_b(B)
+        .unwrap()
 }
 
 /// The accounted ε at δ of the correct run (σ = SIGMA, clip 1): `run.privacy.epsilon`.

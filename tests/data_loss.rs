@@ -252,7 +252,8 @@ fn prop_loss_parse_and_check_labels() {
     }
     // the algorithms call it before drawing anything
     let cfg =
-        AdaptiveNoiseConfig::new(1, 1, 1.0, 1.0, 1.0, Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None });
+        AdaptiveNoiseConfig::new(1, 1, 1.0, 1.0, 1.0, Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None })
+            .unwrap();
     let r = pagan(&regression, Loss::Logistic, &cfg, Seeds::new(0), &mut NoTrace);
     assert!(matches!(r, Err(Error::InvalidParameter { .. })), "{r:?}");
 }
@@ -426,9 +427,9 @@ fn prop_with_replacement_sampling_is_refused_for_privacy_claims() {
     let asks = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: Some(1e-5) };
     let no_claim = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
     for privacy in [target, asks, no_claim] {
-        let mut cfg = AdaptiveNoiseConfig::new(2, 3, 0.5, 1.0, 0.5, privacy);
+        let mut cfg = AdaptiveNoiseConfig::new(2, 3, 0.5, 1.0, 0.5, privacy).unwrap();
         cfg.sampler = wr;
-        let mut sgd = DpSgdConfig::new(3, 0.1, 1.0, 0.5, privacy);
+        let mut sgd = DpSgdConfig::new(3, 0.1, 1.0, 0.5, privacy).unwrap();
         sgd.sampler = wr;
         let runs = [
             pasan(&data, Loss::Squared, &cfg, Seeds::new(1), &mut NoTrace),

@@ -20,8 +20,9 @@
 use dpref::bounds::dpagd::*;
 use dpref::data::Dataset;
 use dpref::model::nonconvex::{SMOOTHNESS_L, SeparableNonConvex};
+use dpref::optim::Privacy;
 use dpref::optim::Trace;
-use dpref::optim::dpagd::algorithm1::{Algorithm1Config, FullBatchNoise, dpagd};
+use dpref::optim::dpagd::algorithm1::{Algorithm1Config, dpagd};
 use dpref::optim::dpagd::{MomentState, Moments};
 use dpref::rng::{DpRng, Seeds, Stream};
 use rand::RngExt;
@@ -84,8 +85,9 @@ fn run_and_measure(s: &Setting, data: &Dataset, support: &[f64], seed: u64) -> M
         s.steps_t,
         s.eta,
         model.gradient_bound(),
-        FullBatchNoise::Std { sigma: s.sigma, report_delta: None },
-    );
+        Privacy::StdOnMean { std: s.sigma, report_delta: None },
+    )
+    .unwrap();
     config.nu = s.nu;
     config.lambda = s.lambda;
     config.w1 = Some(s.w1.clone());

@@ -9,7 +9,7 @@ use dpref::data::Dataset;
 use dpref::loss::Loss;
 use dpref::model::nonconvex::SeparableNonConvex;
 use dpref::model::{Glm, Model};
-use dpref::optim::dpagd::algorithm1::{Algorithm1Config, FullBatchNoise, dpagd};
+use dpref::optim::dpagd::algorithm1::{Algorithm1Config, dpagd};
 use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, UpdateState, dp_minibatch};
 use dpref::optim::dpagd::{MomentState, Moments};
 use dpref::optim::{NoTrace, Privacy, Run, Trace};
@@ -38,8 +38,8 @@ fn run(model: &impl Model, data: &Dataset, cfg: &Algorithm1Config, seed: u64) ->
     (r, t)
 }
 
-fn std(sigma: f64) -> FullBatchNoise {
-    FullBatchNoise::Std { sigma, report_delta: None }
+fn std(sigma: f64) -> Privacy {
+    Privacy::StdOnMean { std: sigma, report_delta: None }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -55,7 +55,7 @@ fn prop_dpagd_adam_with_beta1_zero_is_rmsprop() {
     let model = SeparableNonConvex { dim: p };
     for lambda in [0.05, f64::INFINITY] {
         let mut rms =
-            Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 25, 0.05, model.gradient_bound(), std(0.3));
+            Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 25, 0.05, model.gradient_bound(), std(0.3)).unwrap();
         rms.nu = 1e-3;
         rms.lambda = lambda;
         let adam = Algorithm1Config { moments: Moments::Adam { beta1: 0.0, beta2: 0.9 }, ..rms.clone() };
@@ -93,7 +93,7 @@ fn prop_dpagd_without_noise_matches_the_closed_form_moments() {
         (Moments::Adam { beta1: 0.7, beta2: 0.95 }, 0.01, f64::INFINITY),
     ];
     for (moments, nu, lambda) in cases {
-        let mut cfg = Algorithm1Config::new(moments, t_steps, 0.1, f64::INFINITY, std(0.0));
+        let mut cfg = Algorithm1Config::new(moments, t_steps, 0.1, f64::INFINITY, std(0.0)).unwrap();
         cfg.nu = nu;
         cfg.lambda = lambda;
         cfg.w1 = Some(vec![0.3, -0.2, 1.5, 0.0]);
@@ -153,7 +153,7 @@ fn prop_dpagd_step_norm_is_bounded_by_eta_m_over_nu() {
     let model = SeparableNonConvex { dim: p };
     let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
     for moments in [Moments::Gd, Moments::RmsProp { beta2: 0.99 }, Moments::Adam { beta1: 0.9, beta2: 0.99 }] {
-        let mut cfg = Algorithm1Config::new(moments, 30, 0.2, model.gradient_bound(), std(0.5));
+        let mut cfg = Algorithm1Config::new(moments, 30, 0.2, model.gradient_bound(), std(0.5)).unwrap();
         if moments != Moments::Gd {
             cfg.nu = 0.05;
             cfg.lambda = 2.0;
@@ -213,7 +213,7 @@ fn prop_dpagd_iterates_are_invariant_to_loss_scaling() {
     let base = SeparableNonConvex { dim: p };
     for moments in [Moments::RmsProp { beta2: 0.9 }, Moments::Adam { beta1: 0.8, beta2: 0.99 }] {
         let mk = |c: f64| {
-            let mut cfg = Algorithm1Config::new(moments, 20, 0.05, 0.5 * c, std(0.2 * c));
+            let mut cfg = Algorithm1Config::new(moments, 20, 0.05, 0.5 * c, std(0.2 * c)).unwrap();
             cfg.nu = 0.01 * c;
             cfg.lambda = 0.3 * c * c;
             cfg
@@ -238,7 +238,7 @@ fn prop_dpagd_is_permutation_invariant() {
     let f: Vec<f64> = perm.iter().flat_map(|&i| data.row(i).to_vec()).collect();
     let permuted = Dataset::new(f, vec![0.0; n], p).unwrap();
     let model = SeparableNonConvex { dim: p };
-    let mut cfg = Algorithm1Config::new(Moments::Adam { beta1: 0.9, beta2: 0.99 }, 30, 0.05, 1.0, std(0.1));
+    let mut cfg = Algorithm1Config::new(Moments::Adam { beta1: 0.9, beta2: 0.99 }, 30, 0.05, 1.0, std(0.1)).unwrap();
     cfg.nu = 1e-3;
     let (_, a) = run(&model, &data, &cfg, 10);
     let (_, b) = run(&model, &permuted, &cfg, 10);
@@ -255,7 +255,7 @@ fn prop_dpagd_same_seed_same_bits_and_data_independent_noise() {
     let (p, n) = (3, 15);
     let (d1, d2) = (nonconvex_data(n, p, 11), nonconvex_data(n, p, 12));
     let model = SeparableNonConvex { dim: p };
-    let mut cfg = Algorithm1Config::new(Moments::Gd, 10, 0.1, 10.0, std(0.7));
+    let mut cfg = Algorithm1Config::new(Moments::Gd, 10, 0.1, 10.0, std(0.7)).unwrap();
     cfg.w1 = Some(vec![0.5; p]);
     let (r1, t1) = run(&model, &d1, &cfg, 13);
     let (r2, t2) = run(&model, &d1, &cfg, 13);
@@ -295,7 +295,7 @@ fn stat_dpagd_output_index_is_uniform() {
     // w_t = −2.5(t − 1) are distinct, so the returned value names its index
     let data = Dataset::new(vec![1.0, 2.0, 3.0, 4.0], vec![1.0; n], p).unwrap();
     let model = Glm::new(Loss::Linear, 1).unwrap();
-    let cfg = Algorithm1Config::new(Moments::Gd, t_steps, 1.0, f64::INFINITY, std(0.0));
+    let cfg = Algorithm1Config::new(Moments::Gd, t_steps, 1.0, f64::INFINITY, std(0.0)).unwrap();
     let mut counts = [0u64; 5];
     let runs = 6000u64;
     for s in 0..runs {
@@ -316,7 +316,7 @@ fn stat_dpagd_output_index_is_uniform() {
 fn prop_dpagd_rejects_invalid_settings() {
     let data = nonconvex_data(10, 2, 1);
     let model = SeparableNonConvex { dim: 2 };
-    let ok = Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 5, 0.1, 1.0, std(0.1));
+    let ok = Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 5, 0.1, 1.0, std(0.1)).unwrap();
     let bad = [
         Algorithm1Config { nu: 0.0, ..ok.clone() },
         Algorithm1Config { lambda: 0.0, ..ok.clone() },
@@ -328,12 +328,12 @@ fn prop_dpagd_rejects_invalid_settings() {
         Algorithm1Config { step_size_eta: -1.0, ..ok.clone() },
         Algorithm1Config { gradient_bound_g: 0.0, ..ok.clone() },
         Algorithm1Config { noise: std(-1.0), ..ok.clone() },
-        Algorithm1Config { noise: FullBatchNoise::Std { sigma: 1.0, report_delta: Some(2.0) }, ..ok.clone() },
+        Algorithm1Config { noise: Privacy::StdOnMean { std: 1.0, report_delta: Some(2.0) }, ..ok.clone() },
         Algorithm1Config { w1: Some(vec![f64::NAN, 0.0]), ..ok.clone() },
         Algorithm1Config { w1: Some(vec![0.0]), ..ok.clone() },
         Algorithm1Config {
             gradient_bound_g: f64::INFINITY,
-            noise: FullBatchNoise::Target { epsilon: 1.0, delta: 1e-5 },
+            noise: Privacy::Target { epsilon: 1.0, delta: 1e-5 },
             ..ok.clone()
         },
     ];
@@ -369,8 +369,9 @@ fn prop_dpagd_target_is_met_from_below_and_sigma_is_absolute() {
             t_steps,
             0.1,
             model.gradient_bound(),
-            FullBatchNoise::Target { epsilon: eps, delta: 1e-5 },
-        );
+            Privacy::Target { epsilon: eps, delta: 1e-5 },
+        )
+        .unwrap();
         let r = dpagd(&data, &model, &cfg, Seeds::new(1), &mut NoTrace).unwrap();
         let got = r.privacy.epsilon.unwrap();
         assert!(got <= eps && got >= 0.99 * eps, "eps {eps}: reported {got}");
@@ -449,9 +450,9 @@ fn audit_dpagd_full_batch_is_gdp_and_flags_broken_variants() {
     let model = Glm::new(Loss::Linear, 2).unwrap();
     let (delta, beta, runs) = (1e-3, 1e-7, 500_000usize);
     let mu = 0.5;
-    let cfg = Algorithm1Config::new(Moments::Gd, 4, 0.1, 1.0, std(0.8));
+    let cfg = Algorithm1Config::new(Moments::Gd, 4, 0.1, 1.0, std(0.8)).unwrap();
     let reporting =
-        Algorithm1Config { noise: FullBatchNoise::Std { sigma: 0.8, report_delta: Some(delta) }, ..cfg.clone() };
+        Algorithm1Config { noise: Privacy::StdOnMean { std: 0.8, report_delta: Some(delta) }, ..cfg.clone() };
     let (d, d2) = linear_pair(1.0);
     let accounted = dpagd(&d, &model, &reporting, Seeds::new(0), &mut NoTrace).unwrap().privacy.epsilon.unwrap();
     let design = |m: f64| common::audit_design::design_bound_gaussian(runs as u64, m, beta, delta);
@@ -500,7 +501,9 @@ fn prop_minibatch_adam_without_noise_is_torch_adam() {
         1.0,
         Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None },
     )
-    .with_batch_size_b(n as f64);
+    .unwrap()
+    .with_batch_size_b(n as f64)
+    .unwrap();
     let mut t = Trace::default();
     dp_minibatch(&data, &model, &cfg, Seeds::new(1), &mut t).unwrap();
     let (mut m, mut v) = (vec![0.0; p], vec![0.0; p]);
@@ -549,12 +552,13 @@ fn prop_minibatch_events_and_normaliser() {
     let data = nonconvex_data(n, p, 41);
     let model = SeparableNonConvex { dim: p };
     let target = Privacy::Target { epsilon: 1.0, delta: 1e-5 };
-    let cfg = MinibatchConfig::new(Update::rmsprop(), 50, 0.01, 1.0, 0.1, target);
+    let cfg = MinibatchConfig::new(Update::rmsprop(), 50, 0.01, 1.0, 0.1, target).unwrap();
     assert!(matches!(
         dp_minibatch(&data, &model, &cfg, Seeds::new(0), &mut NoTrace),
         Err(dpref::Error::Unsupported { .. })
     ));
-    let r = dp_minibatch(&data, &model, &cfg.clone().with_batch_size_b(10.0), Seeds::new(0), &mut NoTrace).unwrap();
+    let r = dp_minibatch(&data, &model, &cfg.clone().with_batch_size_b(10.0).unwrap(), Seeds::new(0), &mut NoTrace)
+        .unwrap();
     let eps = r.privacy.epsilon.unwrap();
     assert!((0.99..=1.0).contains(&eps), "{eps}");
     assert_eq!(r.events.len(), 50);

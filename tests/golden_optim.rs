@@ -15,7 +15,7 @@ use dpref::optim::adaptive_noise::second_moment::{MomentNoise, SecondMomentConfi
 use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan, pasan::pasan};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::dpagd::Moments;
-use dpref::optim::dpagd::algorithm1::{Algorithm1Config, FullBatchNoise, dpagd};
+use dpref::optim::dpagd::algorithm1::{Algorithm1Config, dpagd};
 use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
 use dpref::optim::{NoTrace, OutputPoint, Privacy, Run};
 use dpref::rng::{Seeds, Stream};
@@ -60,7 +60,7 @@ fn target() -> Privacy {
 
 #[test]
 fn golden_optim_dp_sgd() {
-    let mut cfg = DpSgdConfig::new(20, 0.2, 1.0, 0.1, target()).with_batch_size_b(20.0);
+    let mut cfg = DpSgdConfig::new(20, 0.2, 1.0, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
     cfg.domain = Domain::Box { radius: 1.0 };
     snapshot("dp_sgd", summary(&dp_sgd(&data(), Loss::Absolute, &cfg, Seeds::new(1), &mut NoTrace).unwrap()));
 }
@@ -68,7 +68,7 @@ fn golden_optim_dp_sgd() {
 #[test]
 fn golden_optim_pasan_and_pagan() {
     let d = data();
-    let mut cfg = AdaptiveNoiseConfig::new(5, 20, 0.5, 1.5, 0.1, target()).with_batch_size_b(20.0);
+    let mut cfg = AdaptiveNoiseConfig::new(5, 20, 0.5, 1.5, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
     cfg.ellipsoid_c = vec![1.0, 4.0, 9.0, 16.0, 25.0];
     cfg.domain = Domain::Box { radius: 1.0 };
     snapshot("pasan_radial", summary(&pasan(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut NoTrace).unwrap()));
@@ -130,13 +130,13 @@ fn golden_optim_dpagd_algorithm1() {
     let z: Vec<f64> = (0..60 * 3).map(|_| dpref::noise::standard_normal(&mut rng)).collect();
     let d = Dataset::new(z, vec![0.0; 60], 3).unwrap();
     let model = SeparableNonConvex { dim: 3 };
-    let noise = FullBatchNoise::Target { epsilon: 1.0, delta: 1e-5 };
+    let noise = Privacy::Target { epsilon: 1.0, delta: 1e-5 };
     for (name, moments, eta) in [
         ("dpagd_dp_gd", Moments::Gd, 0.125),
         ("dpagd_dp_rmsprop", Moments::RmsProp { beta2: 0.9 }, 0.01),
         ("dpagd_dp_adam", Moments::Adam { beta1: 0.5, beta2: 0.9 }, 0.01),
     ] {
-        let mut cfg = Algorithm1Config::new(moments, 15, eta, model.gradient_bound(), noise);
+        let mut cfg = Algorithm1Config::new(moments, 15, eta, model.gradient_bound(), noise).unwrap();
         if moments != Moments::Gd {
             cfg.nu = 0.05;
             cfg.lambda = 4.0;
@@ -156,7 +156,8 @@ fn golden_optim_dpagd_minibatch_mlp() {
     let model = Mlp::new(3, &[4], 3).unwrap();
     let w0 = model.init(&mut Seeds::new(14).stream(Stream::Init));
     for update in [Update::Sgd, Update::rmsprop(), Update::adagrad(), Update::adam()] {
-        let mut cfg = MinibatchConfig::new(update, 15, 0.05, 1.0, 0.1, target()).with_batch_size_b(10.0);
+        let mut cfg =
+            MinibatchConfig::new(update, 15, 0.05, 1.0, 0.1, target()).unwrap().with_batch_size_b(10.0).unwrap();
         cfg.w0 = Some(w0.clone());
         let run = dp_minibatch(&d, &model, &cfg, Seeds::new(15), &mut NoTrace).unwrap();
         let name = format!("minibatch_mlp_{}", update.name().replace('-', "_"));
@@ -174,7 +175,12 @@ fn golden_optim_dp2() {
     use dpref::optim::dp2::extra_query::dp2_extra_query;
     let data = dpref::experiments::dp2::synthetic_task(200, 40, 5, 21).unwrap();
     let oracle = SparseGlm { loss: Loss::Logistic, data: &data };
-    let cfg = |pre| Dp2Config::new(pre, 24, (4, 4), (0.5, 0.05), (0.5, 2.0), 0.05, target()).with_batch_size_b(10.0);
+    let cfg = |pre| {
+        Dp2Config::new(pre, 24, (4, 4), (0.5, 0.05), (0.5, 2.0), 0.05, target())
+            .unwrap()
+            .with_batch_size_b(10.0)
+            .unwrap()
+    };
     for (name, pre) in [
         ("dp2_rmsprop", Preconditioner::RmsProp { beta: 0.9 }),
         ("dp2_adagrad", Preconditioner::AdaGrad),
@@ -194,7 +200,7 @@ fn golden_optim_dp2() {
 #[test]
 fn golden_optim_same_seed_same_bits() {
     let d = data();
-    let cfg = AdaptiveNoiseConfig::new(5, 30, 0.5, 1.0, 0.2, target()).with_batch_size_b(40.0);
+    let cfg = AdaptiveNoiseConfig::new(5, 30, 0.5, 1.0, 0.2, target()).unwrap().with_batch_size_b(40.0).unwrap();
     let bits = |r: Run| r.x.iter().chain(&r.x_last).map(|v| v.to_bits()).collect::<Vec<u64>>();
     let a = pagan(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();
     let b = pagan(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();

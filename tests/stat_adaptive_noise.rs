@@ -46,7 +46,8 @@ fn released(
     seed: u64,
 ) -> Vec<Vec<f64>> {
     let mut cfg =
-        AdaptiveNoiseConfig::new(4, steps, 0.5, B, 0.5, Privacy::NoiseMultiplier { sigma: z, report_delta: None });
+        AdaptiveNoiseConfig::new(4, steps, 0.5, B, 0.5, Privacy::NoiseMultiplier { sigma: z, report_delta: None })
+            .unwrap();
     cfg.ellipsoid_c = C.to_vec();
     cfg.sampler = sampler;
     cfg.batch_size_b = Some(sampler.expected_batch_size(data.n()));

@@ -108,7 +108,7 @@ fn check(adagrad: bool) -> Check {
     let diam = box_diameters(&vec![-1.0; d], &vec![1.0; d], &c).unwrap();
     let alpha = if adagrad { diam.diam_inf } else { diam.diam_2 };
     let mut cfg =
-        AdaptiveNoiseConfig::new(d, t, alpha, b, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None });
+        AdaptiveNoiseConfig::new(d, t, alpha, b, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap();
     cfg.ellipsoid_c = c.clone();
     cfg.domain = Domain::Box { radius: 1.0 };
     cfg.batch_size_b = Some(q * data.n() as f64);

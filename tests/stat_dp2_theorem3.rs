@@ -62,7 +62,9 @@ fn stat_dp2_theorem3_holds_with_large_slack() {
                     1.0,
                     Privacy::NoiseMultiplier { sigma: noise, report_delta: None },
                 )
-                .with_batch_size_b(n as f64);
+                .unwrap()
+                .with_batch_size_b(n as f64)
+                .unwrap();
                 cfg.sampler = BatchSampler::Full;
                 cfg.eps_adapt = eps_adapt;
                 cfg.w0 = Some(w1.clone());

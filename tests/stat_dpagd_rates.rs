@@ -31,8 +31,9 @@ use dpref::bounds::dpagd::*;
 use dpref::data::Dataset;
 use dpref::model::Model;
 use dpref::model::nonconvex::{PHI_PRIME_MAX, SMOOTHNESS_L, SeparableNonConvex};
+use dpref::optim::Privacy;
 use dpref::optim::Trace;
-use dpref::optim::dpagd::algorithm1::{Algorithm1Config, FullBatchNoise, dpagd};
+use dpref::optim::dpagd::algorithm1::{Algorithm1Config, dpagd};
 use dpref::optim::dpagd::{MomentState, Moments};
 use dpref::rng::{Seeds, Stream};
 use rand::RngExt;
@@ -42,8 +43,8 @@ const L: f64 = SMOOTHNESS_L;
 /// `G_∞² = (3√3/8)²`: the range of one coordinate's squared gradient.
 const G_INF_SQ: f64 = PHI_PRIME_MAX * PHI_PRIME_MAX;
 
-fn std_noise(sigma: f64) -> FullBatchNoise {
-    FullBatchNoise::Std { sigma, report_delta: None }
+fn std_noise(sigma: f64) -> Privacy {
+    Privacy::StdOnMean { std: sigma, report_delta: None }
 }
 
 fn sq(v: &[f64]) -> f64 {
@@ -143,7 +144,8 @@ fn stat_dpagd_theorem4_dp_gd_empirical_bound_holds_and_printed_constant_fails() 
     let model = SeparableNonConvex { dim: p };
     let w1 = vec![u; p];
     let mut cfg =
-        Algorithm1Config::new(Moments::Gd, t, dp_gd_empirical_step(), model.gradient_bound(), std_noise(sigma));
+        Algorithm1Config::new(Moments::Gd, t, dp_gd_empirical_step(), model.gradient_bound(), std_noise(sigma))
+            .unwrap();
     cfg.w1 = Some(w1.clone());
     let inputs = EmpiricalInputs { steps_t: t, loss_gap: empirical_loss(&model, &data, &w1), dim_p: p as u64, sigma };
     let corrected = dp_gd_empirical_bound(L, &inputs).unwrap() / p as f64;
@@ -170,7 +172,8 @@ fn stat_dpagd_theorem4_dp_gd_empirical_bound_holds_and_printed_constant_fails() 
     let model = SeparableNonConvex { dim: p };
     let w1 = vec![1.0, -1.5, 0.5, 2.5];
     let mut cfg =
-        Algorithm1Config::new(Moments::Gd, t, dp_gd_empirical_step(), model.gradient_bound(), std_noise(sigma));
+        Algorithm1Config::new(Moments::Gd, t, dp_gd_empirical_step(), model.gradient_bound(), std_noise(sigma))
+            .unwrap();
     cfg.w1 = Some(w1.clone());
     let inputs = EmpiricalInputs { steps_t: t, loss_gap: empirical_loss(&model, &data, &w1), dim_p: p as u64, sigma };
     let corrected = dp_gd_empirical_bound(L, &inputs).unwrap();
@@ -226,7 +229,7 @@ fn stat_dpagd_theorem5_dp_rmsprop_empirical_bound_holds_in_expectation() {
     let eta = nu / (2.0 * L);
     let lambda = (1.0 - beta2.powi(t as i32)) * (PHI_PRIME_MAX + 8.0 * sigma).powi(2);
     let w1 = vec![u; p];
-    let mut cfg = Algorithm1Config::new(Moments::RmsProp { beta2 }, t, eta, g, std_noise(sigma));
+    let mut cfg = Algorithm1Config::new(Moments::RmsProp { beta2 }, t, eta, g, std_noise(sigma)).unwrap();
     cfg.nu = nu;
     cfg.lambda = lambda;
     cfg.w1 = Some(w1.clone());
@@ -300,7 +303,7 @@ fn stat_dpagd_theorem6_dp_adam_empirical_bound_with_high_probability() {
     let model = SeparableNonConvex { dim: p };
     let eta = adam_step_size_cap(beta1, nu, L).unwrap();
     let moments = Moments::Adam { beta1, beta2 };
-    let mut cfg = Algorithm1Config::new(moments, t, eta, model.gradient_bound(), std_noise(sigma));
+    let mut cfg = Algorithm1Config::new(moments, t, eta, model.gradient_bound(), std_noise(sigma)).unwrap();
     cfg.nu = nu;
     cfg.lambda = lambda;
     let w1 = vec![1.0, -1.5, 0.5, 2.5];
@@ -396,7 +399,8 @@ fn stat_dpagd_rates_gradient_decreases_with_epsilon_and_falls_below_the_start() 
         .iter()
         .map(|&eps| {
             let sigma = zcdp_sufficient_sigma(t, sensitivity, eps, delta).unwrap();
-            let mut cfg = Algorithm1Config::new(Moments::Gd, t, dp_gd_step_size(L).unwrap(), g, std_noise(sigma));
+            let mut cfg =
+                Algorithm1Config::new(Moments::Gd, t, dp_gd_step_size(L).unwrap(), g, std_noise(sigma)).unwrap();
             cfg.w1 = Some(w1.clone());
             // the seeds' runs are independent: run them in parallel (collected in seed order)
             (0..runs)

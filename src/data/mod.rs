@@ -2,6 +2,7 @@
 //! (strict: NaN, ragged rows, empty files and malformed entries are errors naming the line), and
 //! the papers' synthetic generators.
 
+pub mod l1_problems;
 pub mod sparse;
 
 use crate::error::{Error, Result};

@@ -131,7 +131,7 @@ fn run_once(
     let mut rec = CurveRecorder { data: s.data, every, sum: vec![0.0; D], count: 0, curve: Vec::new() };
     let run = match m {
         Method::DpSgd => {
-            let mut cfg = DpSgdConfig::new(s.steps, alpha, 1.0, q, privacy);
+            let mut cfg = DpSgdConfig::new(s.steps, alpha, 1.0, q, privacy)?;
             cfg.batch_size_b = Some(BATCH as f64);
             cfg.domain = Domain::Box { radius: 1.0 };
             dp_sgd(s.data, Loss::Absolute, &cfg, seed, &mut rec)?
@@ -142,7 +142,7 @@ fn run_once(
                 Method::PasanAdapted | Method::PaganAdapted => (s.adapted_b, true),
                 _ => (1.0, false),
             };
-            let mut cfg = AdaptiveNoiseConfig::new(D, s.steps, alpha, b, q, privacy);
+            let mut cfg = AdaptiveNoiseConfig::new(D, s.steps, alpha, b, q, privacy)?;
             cfg.batch_size_b = Some(BATCH as f64);
             cfg.domain = Domain::Box { radius: 1.0 };
             if adapted {

@@ -257,7 +257,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
             _ => None,
         };
         let run = if let Some(update) = update {
-            let cfg = MinibatchConfig::new(update, steps, h.lr_sgd, h.clip_sgd, q, target).with_batch_size_b(BATCH);
+            let cfg = MinibatchConfig::new(update, steps, h.lr_sgd, h.clip_sgd, q, target)?.with_batch_size_b(BATCH)?;
             dp_minibatch_on(&oracle, &cfg, s, &mut rec)?
         } else {
             let pre =
@@ -270,8 +270,8 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
                 (h.clip_sgd, h.clip_adaptive),
                 q,
                 target,
-            )
-            .with_batch_size_b(BATCH);
+            )?
+            .with_batch_size_b(BATCH)?;
             if m == Method::Variant2 {
                 cfg.noise_order = NoiseOrder::NoiseFirst;
             }

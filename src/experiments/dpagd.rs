@@ -136,8 +136,8 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     let run_one = |m: Update, eps: f64, lr: f64, r: u64, curve: bool| -> Result<Outcome> {
         let s = seeds.child(r);
         let w0 = model.init(&mut s.stream(Stream::Init));
-        let mut cfg = MinibatchConfig::new(m, steps, lr, 1.0, q, Privacy::Target { epsilon: eps, delta: DELTA })
-            .with_batch_size_b(BATCH as f64);
+        let mut cfg = MinibatchConfig::new(m, steps, lr, 1.0, q, Privacy::Target { epsilon: eps, delta: DELTA })?
+            .with_batch_size_b(BATCH as f64)?;
         cfg.step_decay = Some((decay_every, 0.1));
         cfg.w0 = Some(w0);
         // the plot starts at epoch 1, as `dp2.svg` does

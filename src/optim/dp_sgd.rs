@@ -64,8 +64,12 @@ pub struct DpSgdConfig {
 
 impl DpSgdConfig {
     /// Defaults: Poisson sampling at the given rate, add/remove, unconstrained, average from 0.
-    pub fn new(steps_t: u64, learning_rate_eta: f64, clip_c: f64, q: f64, privacy: Privacy) -> Self {
-        DpSgdConfig {
+    ///
+    /// # Errors
+    /// `InvalidParameter` for T = 0, η ≤ 0, C ≤ 0 or NaN, q ∉ (0, 1], an invalid privacy request,
+    /// or C = ∞ with a privacy target (as [`DpSgdConfig::validate_settings`]).
+    pub fn new(steps_t: u64, learning_rate_eta: f64, clip_c: f64, q: f64, privacy: Privacy) -> Result<Self> {
+        let config = DpSgdConfig {
             steps_t,
             learning_rate_eta,
             clip_c,
@@ -77,13 +81,18 @@ impl DpSgdConfig {
             x0: None,
             engine: crate::optim::GradientEngine::Reference,
             batch_size_b: None,
-        }
+        };
+        config.validate_settings()?;
+        Ok(config)
     }
 
-    /// Declares the public normaliser b of the noisy sum (see the field `batch_size_b`).
-    pub fn with_batch_size_b(mut self, b: f64) -> Self {
-        self.batch_size_b = Some(b);
-        self
+    /// Declares the public normaliser b > 0 of the noisy sum (see the field `batch_size_b`).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for b ≤ 0 or non-finite.
+    pub fn with_batch_size_b(mut self, b: f64) -> Result<Self> {
+        self.batch_size_b = Some(check::positive("batch size b (normaliser)", b)?);
+        Ok(self)
     }
 
     /// Runs DP-SGD with these settings, without a trace ([`dp_sgd`] takes an observer).
@@ -94,7 +103,12 @@ impl DpSgdConfig {
         dp_sgd(data, loss, self, seeds, &mut super::NoTrace)
     }
 
-    fn validate(&self, data: &Dataset) -> Result<()> {
+    /// Checks every setting that does not need the data (the fields are public, so a run checks
+    /// them again, with the data, before any randomness is drawn).
+    ///
+    /// # Errors
+    /// `InvalidParameter` naming the first invalid setting.
+    pub fn validate_settings(&self) -> Result<()> {
         check::count("steps", self.steps_t)?;
         check::positive("learning rate", self.learning_rate_eta)?;
         if self.clip_c.is_nan() || self.clip_c <= 0.0 {
@@ -103,6 +117,16 @@ impl DpSgdConfig {
         if self.clip_c.is_infinite() && matches!(self.privacy, Privacy::Target { .. }) {
             return Err(Error::invalid("clip", "none", "finite when a privacy target is given (no sensitivity bound)"));
         }
+        self.sampler.validate_settings()?;
+        self.privacy.validate()?;
+        if let Some(b) = self.batch_size_b {
+            check::positive("batch size b (normaliser)", b)?;
+        }
+        Ok(())
+    }
+
+    fn validate(&self, data: &Dataset) -> Result<()> {
+        self.validate_settings()?;
         self.sampler.validate(data.n())?;
         if let Some(x0) = &self.x0 {
             check_start(x0, data.d())?;

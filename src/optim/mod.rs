@@ -58,6 +58,35 @@ pub enum Privacy {
     },
 }
 
+impl Privacy {
+    /// Checks the request's own numbers, before any data is seen: ε > 0 finite and δ ∈ (0, 1)
+    /// for a target; σ (or s) ≥ 0 finite and a reporting δ ∈ (0, 1) otherwise.
+    ///
+    /// # Errors
+    /// `InvalidParameter` naming the parameter.
+    pub fn validate(&self) -> Result<()> {
+        let report_delta = match *self {
+            Privacy::Target { epsilon, delta } => {
+                check::positive("epsilon", epsilon)?;
+                check::open_unit("delta", delta)?;
+                None
+            }
+            Privacy::NoiseMultiplier { sigma, report_delta } => {
+                check::non_negative("sigma", sigma)?;
+                report_delta
+            }
+            Privacy::StdOnMean { std, report_delta } => {
+                check::non_negative("noise std on the mean", std)?;
+                report_delta
+            }
+        };
+        if let Some(delta) = report_delta {
+            check::open_unit("delta", delta)?;
+        }
+        Ok(())
+    }
+}
+
 /// How per-example gradients are computed and summed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub enum GradientEngine {

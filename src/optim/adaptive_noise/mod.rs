@@ -71,8 +71,19 @@ pub struct AdaptiveNoiseConfig {
 impl AdaptiveNoiseConfig {
     /// Defaults: A = I/B² (isotropic), radial projection, Poisson with rate q, add/remove,
     /// unconstrained, average from 0.
-    pub fn new(d: usize, steps_t: u64, step_scale_alpha: f64, clip_radius_b: f64, q: f64, privacy: Privacy) -> Self {
-        AdaptiveNoiseConfig {
+    ///
+    /// # Errors
+    /// `InvalidParameter` for T = 0, α ≤ 0, B ≤ 0 or NaN, q ∉ (0, 1], an invalid privacy request,
+    /// or B = ∞ with a privacy target (as [`AdaptiveNoiseConfig::validate_settings`]).
+    pub fn new(
+        d: usize,
+        steps_t: u64,
+        step_scale_alpha: f64,
+        clip_radius_b: f64,
+        q: f64,
+        privacy: Privacy,
+    ) -> Result<Self> {
+        let config = AdaptiveNoiseConfig {
             steps_t,
             step_scale_alpha,
             ellipsoid_c: vec![1.0; d],
@@ -86,13 +97,32 @@ impl AdaptiveNoiseConfig {
             x0: None,
             engine: crate::optim::GradientEngine::Reference,
             batch_size_b: None,
-        }
+        };
+        config.validate_settings()?;
+        Ok(config)
     }
 
-    /// Declares the public normaliser b of the noisy sum (see the field `batch_size_b`).
-    pub fn with_batch_size_b(mut self, b: f64) -> Self {
-        self.batch_size_b = Some(b);
-        self
+    /// Declares the public normaliser b > 0 of the noisy sum (see the field `batch_size_b`).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for b ≤ 0 or non-finite.
+    pub fn with_batch_size_b(mut self, b: f64) -> Result<Self> {
+        self.batch_size_b = Some(check::positive("batch size b (normaliser)", b)?);
+        Ok(self)
+    }
+
+    /// Sets the ellipsoid shape diag(C) (entries > 0 and finite, with B: `A = C/B²` representable).
+    ///
+    /// # Errors
+    /// `InvalidParameter` as [`AdaptiveNoiseConfig::validate_settings`], or for a dimension other
+    /// than the current one.
+    pub fn with_ellipsoid_c(mut self, ellipsoid_c: Vec<f64>) -> Result<Self> {
+        if ellipsoid_c.len() != self.ellipsoid_c.len() {
+            return Err(Error::invalid("ellipsoid C", ellipsoid_c.len(), "of the configured dimension d"));
+        }
+        self.ellipsoid_c = ellipsoid_c;
+        self.validate_settings()?;
+        Ok(self)
     }
 
     /// Runs PASAN (\[ADFJT\] Alg. 1) with these settings, without a trace ([`pasan()`] takes an
@@ -113,12 +143,14 @@ impl AdaptiveNoiseConfig {
         pagan::pagan(data, loss, self, seeds, &mut NoTrace)
     }
 
-    pub(crate) fn validate(&self, n: usize, d: usize) -> Result<()> {
+    /// Checks every setting that does not need the data (the fields are public, so a run checks
+    /// them again, with the data, before any randomness is drawn).
+    ///
+    /// # Errors
+    /// `InvalidParameter` naming the first invalid setting.
+    pub fn validate_settings(&self) -> Result<()> {
         check::count("steps", self.steps_t)?;
         check::positive("step scale alpha", self.step_scale_alpha)?;
-        if self.ellipsoid_c.len() != d {
-            return Err(Error::invalid("ellipsoid C", self.ellipsoid_c.len(), "of the data's dimension"));
-        }
         for &c in &self.ellipsoid_c {
             check::positive("ellipsoid C entry", c)?;
         }
@@ -141,6 +173,19 @@ impl AdaptiveNoiseConfig {
                 }
             }
         }
+        self.sampler.validate_settings()?;
+        self.privacy.validate()?;
+        if let Some(b) = self.batch_size_b {
+            check::positive("batch size b (normaliser)", b)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn validate(&self, n: usize, d: usize) -> Result<()> {
+        if self.ellipsoid_c.len() != d {
+            return Err(Error::invalid("ellipsoid C", self.ellipsoid_c.len(), "of the data's dimension"));
+        }
+        self.validate_settings()?;
         self.sampler.validate(n)?;
         if let Some(x0) = &self.x0 {
             check_start(x0, d)?;

@@ -91,6 +91,11 @@ pub struct Dp2Config {
 
 impl Dp2Config {
     /// DP² with `preconditioner`, Poisson rate q, add/remove, ε = 1e-7 (the authors' code).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for an invalid preconditioner, T, s1 or s2 = 0, α ≤ 0, a clip ≤ 0 or
+    /// NaN, q ∉ (0, 1], an invalid privacy request, or an unclipped phase with a target (as
+    /// [`Dp2Config::validate_settings`]).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         preconditioner: Preconditioner,
@@ -100,8 +105,8 @@ impl Dp2Config {
         clips: (f64, f64),
         q: f64,
         privacy: Privacy,
-    ) -> Self {
-        Dp2Config {
+    ) -> Result<Self> {
+        let config = Dp2Config {
             preconditioner,
             noise_order: NoiseOrder::PreconditionFirst,
             steps_t,
@@ -117,13 +122,28 @@ impl Dp2Config {
             neighbouring: Neighbouring::AddRemove,
             batch_size_b: None,
             w0: None,
-        }
+        };
+        config.validate_settings()?;
+        Ok(config)
     }
 
-    /// Declares the public normaliser b.
-    pub fn with_batch_size_b(mut self, b: f64) -> Self {
-        self.batch_size_b = Some(b);
-        self
+    /// Declares the public normaliser b > 0.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for b ≤ 0 or non-finite.
+    pub fn with_batch_size_b(mut self, b: f64) -> Result<Self> {
+        self.batch_size_b = Some(check::positive("batch size b (normaliser)", b)?);
+        Ok(self)
+    }
+
+    /// Selects DP² or ablation variant 2 (which clips both phases at C1).
+    ///
+    /// # Errors
+    /// `InvalidParameter` if the phase clips no longer support the privacy request.
+    pub fn with_noise_order(mut self, noise_order: NoiseOrder) -> Result<Self> {
+        self.noise_order = noise_order;
+        self.validate_settings()?;
+        Ok(self)
     }
 
     /// Whether the adaptive phase's clip is C2 (DP²) or C1 (variant 2).
@@ -179,11 +199,16 @@ impl Dp2Config {
         }
     }
 
-    pub(crate) fn validate(&self, n: usize, p: usize) -> Result<()> {
+    /// Checks every setting that does not need the data (the fields are public, so a run checks
+    /// them again, with the data, before any randomness is drawn).
+    ///
+    /// # Errors
+    /// `InvalidParameter` naming the first invalid setting.
+    pub fn validate_settings(&self) -> Result<()> {
         self.preconditioner.validate()?;
         check::count("steps T", self.steps_t)?;
-        check::count("delay s1 (--delay-sgd)", self.delay_sgd_s1)?;
-        check::count("delay s2 (--delay-adaptive)", self.delay_adaptive_s2)?;
+        check::count("delay s1", self.delay_sgd_s1)?;
+        check::count("delay s2", self.delay_adaptive_s2)?;
         check::positive("learning rate alpha1", self.learning_rate_sgd_alpha1)?;
         check::positive("learning rate alpha2", self.learning_rate_adaptive_alpha2)?;
         check::positive("eps_adapt", self.eps_adapt)?;
@@ -196,6 +221,16 @@ impl Dp2Config {
         if !clipped && matches!(self.privacy, Privacy::Target { .. }) {
             return Err(Error::invalid("clip", "none", "finite in both phases when a privacy target is given"));
         }
+        self.sampler.validate_settings()?;
+        self.privacy.validate()?;
+        if let Some(b) = self.batch_size_b {
+            check::positive("batch size b (normaliser)", b)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn validate(&self, n: usize, p: usize) -> Result<()> {
+        self.validate_settings()?;
         self.sampler.validate(n)?;
         if let Some(w0) = &self.w0 {
             check_start(w0, p)?;

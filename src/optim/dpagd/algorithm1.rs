@@ -37,26 +37,6 @@ use serde::Serialize;
 /// anything a caller draws from the usual streams of the same seeds (e.g. `w_1` from `Init`).
 pub const OUTPUT_INDEX_STREAM_TAG: u64 = 0x5a43_4857_4252; // "ZCHWBR"
 
-/// The noise of line 4.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub enum FullBatchNoise {
-    /// σ ≥ 0: the absolute std of `b_t ~ N(0, σ²I)` on the mean gradient (the paper's σ);
-    /// `report_delta`: the δ at which to report ε, if any.
-    Std {
-        /// σ ≥ 0.
-        sigma: f64,
-        /// δ ∈ (0, 1) for the reported ε.
-        report_delta: Option<f64>,
-    },
-    /// The smallest σ whose T releases the RDP accountant reads as (ε, δ)-DP.
-    Target {
-        /// ε > 0.
-        epsilon: f64,
-        /// δ ∈ (0, 1).
-        delta: f64,
-    },
-}
-
 /// Which point Algorithm 1 returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub enum Algorithm1Output {
@@ -83,8 +63,10 @@ pub struct Algorithm1Config {
     /// G > 0: the per-example gradient bound (Assumption 1), enforced by clipping; ∞ only for a
     /// run without noise events.
     pub gradient_bound_g: f64,
-    /// σ, or the (ε, δ) it is calibrated to.
-    pub noise: FullBatchNoise,
+    /// The noise of line 4: the paper's σ, an absolute std on the mean gradient
+    /// ([`Privacy::StdOnMean`]); or a noise multiplier `s` on the clipped sum (std `s·G/n` on the
+    /// mean); or the (ε, δ) it is calibrated to.
+    pub noise: Privacy,
     /// The neighbouring relation of the claim (the paper's Definition 1 is replace-one).
     pub neighbouring: Neighbouring,
     /// n: the public normaliser of the gradient mean. `None`: `|S|`, refused for private
@@ -99,18 +81,22 @@ pub struct Algorithm1Config {
 impl Algorithm1Config {
     /// The settings of `moments` with η, T, G and the noise; ν = 0, λ = 1 for DP-GD, and
     /// ν = 1e-8, λ = ∞ otherwise; replace-one (the paper's relation); output `w_R`.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for T = 0, η ≤ 0, G ≤ 0 or NaN, an invalid noise request, or G = ∞ with
+    /// a privacy target (as [`Algorithm1Config::validate_settings`]).
     pub fn new(
         moments: Moments,
         steps_t: u64,
         step_size_eta: f64,
         gradient_bound_g: f64,
-        noise: FullBatchNoise,
-    ) -> Self {
+        noise: Privacy,
+    ) -> Result<Self> {
         let (nu, lambda) = match moments {
             Moments::Gd => (0.0, 1.0),
             _ => (1e-8, f64::INFINITY),
         };
-        Algorithm1Config {
+        let config = Algorithm1Config {
             moments,
             steps_t,
             step_size_eta,
@@ -122,7 +108,19 @@ impl Algorithm1Config {
             dataset_size_n: None,
             w1: None,
             output: Algorithm1Output::RandomIterate,
-        }
+        };
+        config.validate_settings()?;
+        Ok(config)
+    }
+
+    /// Sets ν ≥ 0 and λ > 0 of line 5 (checked against the moments rule).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for values the moments rule refuses.
+    pub fn with_nu_lambda(mut self, nu: f64, lambda: f64) -> Result<Self> {
+        self.moments.validate(nu, lambda)?;
+        (self.nu, self.lambda) = (nu, lambda);
+        Ok(self)
     }
 
     /// Runs Algorithm 1 with these settings, without a trace ([`dpagd`] takes an observer).
@@ -133,7 +131,12 @@ impl Algorithm1Config {
         dpagd(data, model, self, seeds, &mut crate::optim::NoTrace)
     }
 
-    fn validate(&self, p: usize) -> Result<()> {
+    /// Checks every setting that does not need the data (the fields are public, so a run checks
+    /// them again, with the data, before any randomness is drawn).
+    ///
+    /// # Errors
+    /// `InvalidParameter` naming the first invalid setting.
+    pub fn validate_settings(&self) -> Result<()> {
         self.moments.validate(self.nu, self.lambda)?;
         check::count("steps T", self.steps_t)?;
         check::positive("step size eta", self.step_size_eta)?;
@@ -141,18 +144,18 @@ impl Algorithm1Config {
         if g.is_nan() || g <= 0.0 {
             return Err(Error::invalid("gradient bound G", g, "> 0 (infinite: no clipping, no privacy claim)"));
         }
-        match self.noise {
-            FullBatchNoise::Std { sigma, report_delta } => {
-                check::non_negative("sigma", sigma)?;
-                if let Some(d) = report_delta {
-                    check::open_unit("delta", d)?;
-                }
-            }
-            FullBatchNoise::Target { .. } if g.is_infinite() => {
-                return Err(Error::invalid("gradient bound G", "none", "finite when a privacy target is given"));
-            }
-            FullBatchNoise::Target { .. } => {}
+        self.noise.validate()?;
+        if g.is_infinite() && matches!(self.noise, Privacy::Target { .. }) {
+            return Err(Error::invalid("gradient bound G", "none", "finite when a privacy target is given"));
         }
+        if let Some(n) = self.dataset_size_n {
+            check::positive("dataset size n (normaliser)", n)?;
+        }
+        Ok(())
+    }
+
+    fn validate(&self, p: usize) -> Result<()> {
+        self.validate_settings()?;
         if let Some(w1) = &self.w1 {
             crate::optim::check_start(w1, p)?;
         }
@@ -181,10 +184,7 @@ pub fn dpagd(
     let (n, T, G) = (data.n(), config.steps_t, config.gradient_bound_g);
     // Alg. 1, line 2: sigma, an absolute std on the mean: one release is the event of a noise
     // multiplier s = sigma b / G on the sum of clipped gradients, b the public normaliser n.
-    let privacy = match config.noise {
-        FullBatchNoise::Std { sigma, report_delta } => Privacy::StdOnMean { std: sigma, report_delta },
-        FullBatchNoise::Target { epsilon, delta } => Privacy::Target { epsilon, delta },
-    };
+    let privacy = config.noise;
     let mut release = PrivateRelease::new(
         ReleasePlan {
             sampler: BatchSampler::Full,

@@ -187,8 +187,19 @@ pub struct MinibatchConfig {
 
 impl MinibatchConfig {
     /// Poisson sampling with rate q, add/remove, no decay, last iterate, w_0 = 0.
-    pub fn new(update: Update, steps_t: u64, learning_rate_eta: f64, clip_c: f64, q: f64, privacy: Privacy) -> Self {
-        MinibatchConfig {
+    ///
+    /// # Errors
+    /// `InvalidParameter` for an invalid update rule, T = 0, η ≤ 0, C ≤ 0 or NaN, q ∉ (0, 1], an
+    /// invalid privacy request, or C = ∞ with a target (as [`MinibatchConfig::validate_settings`]).
+    pub fn new(
+        update: Update,
+        steps_t: u64,
+        learning_rate_eta: f64,
+        clip_c: f64,
+        q: f64,
+        privacy: Privacy,
+    ) -> Result<Self> {
+        let config = MinibatchConfig {
             update,
             steps_t,
             learning_rate_eta,
@@ -200,13 +211,28 @@ impl MinibatchConfig {
             batch_size_b: None,
             output: OutputPoint::Last,
             w0: None,
-        }
+        };
+        config.validate_settings()?;
+        Ok(config)
     }
 
-    /// Declares the public normaliser b.
-    pub fn with_batch_size_b(mut self, b: f64) -> Self {
-        self.batch_size_b = Some(b);
-        self
+    /// Declares the public normaliser b > 0.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for b ≤ 0 or non-finite.
+    pub fn with_batch_size_b(mut self, b: f64) -> Result<Self> {
+        self.batch_size_b = Some(check::positive("batch size b (normaliser)", b)?);
+        Ok(self)
+    }
+
+    /// Multiplies η by γ ∈ (0, 1] every k ≥ 1 steps.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for k = 0 or γ ∉ (0, 1].
+    pub fn with_step_decay(mut self, every_k: u64, gamma: f64) -> Result<Self> {
+        self.step_decay = Some((every_k, gamma));
+        self.validate_settings()?;
+        Ok(self)
     }
 
     /// Runs the minibatch optimiser with these settings, without a trace ([`dp_minibatch`] takes
@@ -218,7 +244,12 @@ impl MinibatchConfig {
         dp_minibatch(data, model, self, seeds, &mut crate::optim::NoTrace)
     }
 
-    fn validate(&self, n: usize, p: usize) -> Result<()> {
+    /// Checks every setting that does not need the data (the fields are public, so a run checks
+    /// them again, with the data, before any randomness is drawn).
+    ///
+    /// # Errors
+    /// `InvalidParameter` naming the first invalid setting.
+    pub fn validate_settings(&self) -> Result<()> {
         self.update.validate()?;
         check::count("steps", self.steps_t)?;
         check::positive("learning rate", self.learning_rate_eta)?;
@@ -234,6 +265,16 @@ impl MinibatchConfig {
         if self.clip_c.is_infinite() && matches!(self.privacy, Privacy::Target { .. }) {
             return Err(Error::invalid("clip", "none", "finite when a privacy target is given"));
         }
+        self.sampler.validate_settings()?;
+        self.privacy.validate()?;
+        if let Some(b) = self.batch_size_b {
+            check::positive("batch size b (normaliser)", b)?;
+        }
+        Ok(())
+    }
+
+    fn validate(&self, n: usize, p: usize) -> Result<()> {
+        self.validate_settings()?;
         self.sampler.validate(n)?;
         if let Some(w0) = &self.w0 {
             check_start(w0, p)?;

@@ -18,7 +18,7 @@
 pub mod algorithm1;
 pub mod minibatch;
 
-pub use algorithm1::{Algorithm1Config, Algorithm1Output, FullBatchNoise, dpagd};
+pub use algorithm1::{Algorithm1Config, Algorithm1Output, dpagd};
 pub use minibatch::{MinibatchConfig, Update, dp_minibatch, dp_minibatch_on};
 
 use crate::error::{Error, Result, check};

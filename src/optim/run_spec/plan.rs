@@ -12,7 +12,7 @@ use crate::optim::adaptive_noise::AdaptiveNoiseConfig;
 use crate::optim::dp_sgd::DpSgdConfig;
 use crate::optim::dp2::algorithm1::{Dp2Config, NoiseOrder};
 use crate::optim::dpagd::Moments;
-use crate::optim::dpagd::algorithm1::{Algorithm1Config, Algorithm1Output, FullBatchNoise};
+use crate::optim::dpagd::algorithm1::{Algorithm1Config, Algorithm1Output};
 use crate::optim::dpagd::minibatch::{MinibatchConfig, Update};
 use crate::optim::{Observer, OutputPoint, Privacy, Run};
 use crate::rng::Seeds;
@@ -289,7 +289,7 @@ impl RunSpec {
         };
         let clip = self.clip_radius();
         if self.algorithm == Algorithm::DpSgd {
-            let mut cfg = DpSgdConfig::new(c.steps, self.learning_rate, clip, 1.0, c.privacy);
+            let mut cfg = DpSgdConfig::new(c.steps, self.learning_rate, clip, 1.0, c.privacy)?;
             cfg.sampler = c.sampler;
             cfg.batch_size_b = c.batch_size_b;
             cfg.neighbouring = self.neighbouring;
@@ -297,7 +297,7 @@ impl RunSpec {
             cfg.output = output;
             return Ok(Job::DpSgd(cfg));
         }
-        let mut cfg = AdaptiveNoiseConfig::new(d, c.steps, self.learning_rate, clip, 1.0, c.privacy);
+        let mut cfg = AdaptiveNoiseConfig::new(d, c.steps, self.learning_rate, clip, 1.0, c.privacy)?;
         cfg.ellipsoid_c = ellipsoid_diagonal(self.ellipsoid.as_ref().unwrap_or(&Ellipsoid::Identity), d)?;
         cfg.projection = self.projection.unwrap_or_default();
         cfg.sampler = c.sampler;
@@ -335,7 +335,7 @@ impl RunSpec {
                     Algorithm::DpAdagrad => Update::AdaGrad { eps },
                     _ => Update::Adam { beta1, beta2, eps, bias_correction: self.bias_correction.unwrap_or(true) },
                 };
-                let mut cfg = MinibatchConfig::new(update, c.steps, self.learning_rate, clip, 1.0, c.privacy);
+                let mut cfg = MinibatchConfig::new(update, c.steps, self.learning_rate, clip, 1.0, c.privacy)?;
                 cfg.sampler = c.sampler;
                 cfg.batch_size_b = c.batch_size_b;
                 cfg.neighbouring = self.neighbouring;
@@ -366,15 +366,15 @@ impl RunSpec {
                 // The paper's sigma is an absolute std on the mean gradient: sigma_abs = s*G/n for
                 // the noise multiplier s (std / clip on the sum), n the public size.
                 let noise = match c.privacy {
-                    Privacy::Target { epsilon, delta } => FullBatchNoise::Target { epsilon, delta },
+                    target @ Privacy::Target { .. } => target,
                     Privacy::NoiseMultiplier { sigma, report_delta } => {
                         let n = c.batch_size_b.unwrap_or(data.n() as f64);
                         let std = if clip.is_finite() { sigma * clip / n } else { sigma / n };
-                        FullBatchNoise::Std { sigma: std, report_delta }
+                        Privacy::StdOnMean { std, report_delta }
                     }
-                    Privacy::StdOnMean { std, report_delta } => FullBatchNoise::Std { sigma: std, report_delta },
+                    on_mean @ Privacy::StdOnMean { .. } => on_mean,
                 };
-                let mut cfg = Algorithm1Config::new(moments, c.steps, self.learning_rate, clip, noise);
+                let mut cfg = Algorithm1Config::new(moments, c.steps, self.learning_rate, clip, noise)?;
                 if moments != Moments::Gd {
                     cfg.nu = self.nu.unwrap_or(1e-8);
                     cfg.lambda = self.lambda.unwrap_or(f64::INFINITY);
@@ -430,7 +430,7 @@ impl RunSpec {
             (c1, self.clip_adaptive.unwrap_or(c1)),
             1.0,
             c.privacy,
-        );
+        )?;
         cfg.sampler = c.sampler;
         cfg.batch_size_b = c.batch_size_b;
         cfg.neighbouring = self.neighbouring;
