@@ -95,7 +95,7 @@ pub mod prelude {
     pub use crate::data::{Dataset, absolute_regression};
     pub use crate::geometry::Domain;
     pub use crate::loss::Loss;
-    pub use crate::model::{Glm, Mlp, SparseGlm};
+    pub use crate::model::{Glm, Mlp, OnData, SparseGlm};
     pub use crate::optim::dp2::Preconditioner;
     pub use crate::optim::dpagd::{Moments, Update};
     pub use crate::optim::run_spec::{Algorithm, RunLoss, RunOutcome, Sampling};

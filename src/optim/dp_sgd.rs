@@ -21,12 +21,12 @@
 //! Proof: proofs/dp_sgd.md.
 
 use super::{
-    Averager, GradientBound, NoiseForm, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run,
-    TraceEvent, check_start,
+    Averager, GradientBound, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent,
+    check_private_step_settings, check_start,
 };
 use crate::accounting::Neighbouring;
 use crate::data::Dataset;
-use crate::error::{Error, Result, check};
+use crate::error::{Result, check};
 use crate::geometry::Domain;
 use crate::loss::Loss;
 use crate::rng::Seeds;
@@ -111,18 +111,7 @@ impl DpSgdConfig {
     pub fn validate_settings(&self) -> Result<()> {
         check::count("steps", self.steps_t)?;
         check::positive("learning rate", self.learning_rate_eta)?;
-        if self.clip_c.is_nan() || self.clip_c <= 0.0 {
-            return Err(Error::invalid("clip", self.clip_c, "> 0 (or infinite for no clipping)"));
-        }
-        if self.clip_c.is_infinite() && matches!(self.privacy, Privacy::Target { .. }) {
-            return Err(Error::invalid("clip", "none", "finite when a privacy target is given (no sensitivity bound)"));
-        }
-        self.sampler.validate_settings()?;
-        self.privacy.validate()?;
-        if let Some(b) = self.batch_size_b {
-            check::positive("batch size b (normaliser)", b)?;
-        }
-        Ok(())
+        check_private_step_settings("clip", self.clip_c, &self.sampler, &self.privacy, self.batch_size_b)
     }
 
     fn validate(&self, data: &Dataset) -> Result<()> {
@@ -155,16 +144,7 @@ pub fn dp_sgd(
     let C = config.clip_c;
     let bound = if C.is_infinite() { GradientBound::None } else { GradientBound::L2 { clip: C } };
     let mut release = PrivateRelease::new(
-        ReleasePlan {
-            sampler: config.sampler,
-            n,
-            steps: T,
-            privacy: config.privacy,
-            neighbouring: config.neighbouring,
-            batch_size_b: config.batch_size_b,
-            clipped: C.is_finite(),
-            form: NoiseForm::Multiplier,
-        },
+        ReleasePlan::clipped_sums(config.sampler, n, T, config.privacy, config.neighbouring, config.batch_size_b, C),
         seeds,
     )?;
     let mut avg = Averager::new(d);

@@ -87,6 +87,33 @@ impl Privacy {
     }
 }
 
+/// The settings every private step shares, checked before any data is seen: the clip (or
+/// gradient bound) `clip` > 0 (∞: no clipping, refused with a privacy target since nothing bounds
+/// the sensitivity), the sampler's own numbers, the privacy request, a declared normaliser b > 0.
+///
+/// # Errors
+/// `InvalidParameter` naming the first invalid setting (`clip_name` for the clip).
+pub(crate) fn check_private_step_settings(
+    clip_name: &'static str,
+    clip: f64,
+    sampler: &crate::sampling::BatchSampler,
+    privacy: &Privacy,
+    batch_size_b: Option<f64>,
+) -> Result<()> {
+    if clip.is_nan() || clip <= 0.0 {
+        return Err(Error::invalid(clip_name, clip, "> 0 (or infinite for no clipping)"));
+    }
+    if clip.is_infinite() && matches!(privacy, Privacy::Target { .. }) {
+        return Err(Error::invalid(clip_name, "none", "finite when a privacy target is given (no sensitivity bound)"));
+    }
+    sampler.validate_settings()?;
+    privacy.validate()?;
+    if let Some(b) = batch_size_b {
+        check::positive("batch size b (normaliser)", b)?;
+    }
+    Ok(())
+}
+
 /// How per-example gradients are computed and summed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub enum GradientEngine {

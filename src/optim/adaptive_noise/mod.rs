@@ -29,7 +29,7 @@ use crate::accounting::Neighbouring;
 use crate::error::{Error, Result, check};
 use crate::geometry::{Domain, EllipsoidProjection};
 use crate::optim::{
-    GradientBound, NoTrace, NoiseForm, NoiseShape, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, check_start,
+    GradientBound, NoTrace, NoiseShape, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, check_start,
 };
 use crate::rng::Seeds;
 use crate::sampling::BatchSampler;
@@ -154,12 +154,13 @@ impl AdaptiveNoiseConfig {
         for &c in &self.ellipsoid_c {
             check::positive("ellipsoid C entry", c)?;
         }
-        if self.clip_radius_b.is_nan() || self.clip_radius_b <= 0.0 {
-            return Err(Error::invalid("clip radius B", self.clip_radius_b, "> 0 (or infinite for no clipping)"));
-        }
-        if self.clip_radius_b.is_infinite() && matches!(self.privacy, Privacy::Target { .. }) {
-            return Err(Error::invalid("clip radius B", "none", "finite when a privacy target is given"));
-        }
+        crate::optim::check_private_step_settings(
+            "clip radius B",
+            self.clip_radius_b,
+            &self.sampler,
+            &self.privacy,
+            self.batch_size_b,
+        )?;
         if self.clip_radius_b.is_finite() {
             // A = C/B² and the noise scale B/√C must be representable, or the projection and the
             // noise silently degenerate (A = 0: no clipping at all; A = ∞: everything clipped to 0).
@@ -172,11 +173,6 @@ impl AdaptiveNoiseConfig {
                     ));
                 }
             }
-        }
-        self.sampler.validate_settings()?;
-        self.privacy.validate()?;
-        if let Some(b) = self.batch_size_b {
-            check::positive("batch size b (normaliser)", b)?;
         }
         Ok(())
     }
@@ -207,16 +203,15 @@ impl AdaptiveNoiseConfig {
     /// As [`PrivateRelease::new`].
     pub(crate) fn private_release(&self, n: usize, seeds: Seeds) -> Result<PrivateRelease> {
         PrivateRelease::new(
-            ReleasePlan {
-                sampler: self.sampler,
+            ReleasePlan::clipped_sums(
+                self.sampler,
                 n,
-                steps: self.steps_t,
-                privacy: self.privacy,
-                neighbouring: self.neighbouring,
-                batch_size_b: self.batch_size_b,
-                clipped: self.clip_radius_b.is_finite(),
-                form: NoiseForm::Multiplier,
-            },
+                self.steps_t,
+                self.privacy,
+                self.neighbouring,
+                self.batch_size_b,
+                self.clip_radius_b,
+            ),
             seeds,
         )
     }

@@ -217,16 +217,9 @@ impl Dp2Config {
                 return Err(Error::invalid(name, c, "> 0 (or infinite for no clipping)"));
             }
         }
-        let clipped = self.clip_sgd_c1.is_finite() && self.adaptive_clip().is_finite();
-        if !clipped && matches!(self.privacy, Privacy::Target { .. }) {
-            return Err(Error::invalid("clip", "none", "finite in both phases when a privacy target is given"));
-        }
-        self.sampler.validate_settings()?;
-        self.privacy.validate()?;
-        if let Some(b) = self.batch_size_b {
-            check::positive("batch size b (normaliser)", b)?;
-        }
-        Ok(())
+        // A privacy claim needs both phases clipped: the weaker clip is what bounds the run.
+        let weaker_clip = self.clip_sgd_c1.max(self.adaptive_clip());
+        crate::optim::check_private_step_settings("clip", weaker_clip, &self.sampler, &self.privacy, self.batch_size_b)
     }
 
     pub(crate) fn validate(&self, n: usize, p: usize) -> Result<()> {

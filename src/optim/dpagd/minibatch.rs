@@ -25,7 +25,7 @@ use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::model::{GradientOracle, Model, OnData};
 use crate::optim::{
-    NoiseForm, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent, check_start,
+    NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent, check_start,
 };
 use crate::rng::Seeds;
 use crate::sampling::BatchSampler;
@@ -259,18 +259,7 @@ impl MinibatchConfig {
                 return Err(Error::invalid("decay factor", gamma, "in (0, 1]"));
             }
         }
-        if self.clip_c.is_nan() || self.clip_c <= 0.0 {
-            return Err(Error::invalid("clip", self.clip_c, "> 0 (or infinite for no clipping)"));
-        }
-        if self.clip_c.is_infinite() && matches!(self.privacy, Privacy::Target { .. }) {
-            return Err(Error::invalid("clip", "none", "finite when a privacy target is given"));
-        }
-        self.sampler.validate_settings()?;
-        self.privacy.validate()?;
-        if let Some(b) = self.batch_size_b {
-            check::positive("batch size b (normaliser)", b)?;
-        }
-        Ok(())
+        crate::optim::check_private_step_settings("clip", self.clip_c, &self.sampler, &self.privacy, self.batch_size_b)
     }
 
     fn validate(&self, n: usize, p: usize) -> Result<()> {
@@ -317,16 +306,7 @@ pub fn dp_minibatch_on(
     let T = config.steps_t;
     let C = config.clip_c;
     let mut release = PrivateRelease::new(
-        ReleasePlan {
-            sampler: config.sampler,
-            n,
-            steps: T,
-            privacy: config.privacy,
-            neighbouring: config.neighbouring,
-            batch_size_b: config.batch_size_b,
-            clipped: C.is_finite(),
-            form: NoiseForm::Multiplier,
-        },
+        ReleasePlan::clipped_sums(config.sampler, n, T, config.privacy, config.neighbouring, config.batch_size_b, C),
         seeds,
     )?;
     let mut avg = crate::optim::Averager::new(p);
