@@ -260,7 +260,7 @@ impl FrankWolfeConfig {
             return Err(Error::invalid("phases T", t, "in 1..=40"));
         }
         let b = self.batch_size_b;
-        if b == 0 || b % (1usize << t) != 0 {
+        if b == 0 || !b.is_multiple_of(1usize << t) {
             return Err(Error::invalid(
                 "batch size b",
                 b,
