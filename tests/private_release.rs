@@ -226,7 +226,8 @@ fn empty_statistics_release_nothing() {
     assert_eq!(done.events.as_event(), Some(DpEvent::gaussian(3.0).unwrap()));
 }
 
-/// Under `src/optim/`, Gaussian noise is drawn and events are recorded only in `release.rs`.
+/// Under `src/optim/`, noise (Gaussian, Laplace, noisy selections) is drawn and events are
+/// recorded only in `release.rs`.
 #[test]
 fn only_the_release_draws_noise_or_records_events() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/optim");
@@ -245,7 +246,10 @@ fn only_the_release_draws_noise_or_records_events() {
             let text = std::fs::read_to_string(&path).unwrap();
             for (i, line) in text.lines().enumerate() {
                 let code = line.split("//").next().unwrap_or("");
-                let draws = ["add_gaussian", "standard_normal", "add_laplace"].iter().any(|f| code.contains(f));
+                let draws =
+                    ["add_gaussian", "standard_normal", "add_laplace", "report_noisy_m", "exponential_mechanism("]
+                        .iter()
+                        .any(|f| code.contains(f));
                 let records = code.contains("events.push(") || code.contains(".replace_last(");
                 if draws || records {
                     offenders.push(format!("{}:{}: {}", path.display(), i + 1, line.trim()));
@@ -274,4 +278,24 @@ fn a_run_is_reported_by_either_accountant() {
     let silent = DpSgdConfig::new(T, 0.1, f64::INFINITY, 0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap();
     let run = dp_sgd(&d, Loss::Absolute, &silent, Seeds::new(1), &mut Counter::default()).unwrap();
     assert_eq!(run.epsilon_with(&mut PldAccountant::new(Neighbouring::AddRemove), 1e-5).unwrap(), None);
+}
+
+/// [AFKT] Alg. 3's noisy selections go through `PrivateSelection`: one noise draw and one pure
+/// `EpsilonDelta(2Δ/λ, 0)` event per leaf, K of each; the non-private run draws and records nothing.
+#[test]
+fn frank_wolfe_records_one_event_per_noisy_selection() {
+    use dpref::optim::SelectionMechanism;
+    use dpref::optim::l1::{FrankWolfeConfig, FwPrivacy, Polytope};
+    let d = data();
+    for selection in [SelectionMechanism::ReportNoisyMin, SelectionMechanism::Exponential] {
+        let ball = Polytope::L1Ball { radius_r: 1.0 };
+        let cfg = FrankWolfeConfig::new(2, 16, 1.0, ball.clone(), selection, FwPrivacy::Pure { epsilon: 1.0 }).unwrap();
+        let fw = cfg.run(&d, Loss::Absolute, Seeds::new(1)).unwrap();
+        assert_eq!(fw.run.releases, cfg.steps_k());
+        assert_eq!(fw.run.events.len(), cfg.steps_k());
+        let silent = FrankWolfeConfig::new(2, 16, 1.0, ball, selection, FwPrivacy::NonPrivate).unwrap();
+        let fw = silent.run(&d, Loss::Absolute, Seeds::new(1)).unwrap();
+        assert_eq!((fw.run.releases, fw.run.events.len()), (0, 0));
+        assert_eq!(fw.run.privacy.epsilon, None);
+    }
 }

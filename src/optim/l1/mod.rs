@@ -5,7 +5,8 @@
 //! |---|---|---|
 //! | Alg. 1, noisy stochastic mirror descent (DP-ERM) | [`noisy_mirror_descent`](mod@noisy_mirror_descent) | here |
 //! | Alg. 4, non-private stochastic mirror descent with KL on the simplex | [`entropic_smd`](mod@entropic_smd) | here |
-//! | Alg. 2 (localized), 3 (variance-reduced Frank–Wolfe), 5–6 (lp) | — | planned |
+//! | Alg. 3, private variance-reduced Frank–Wolfe (pure ε-DP) | [`frank_wolfe`](mod@frank_wolfe) | here |
+//! | Alg. 2 (localized), 5–6 (lp) | — | planned |
 //!
 //! The geometry (p-norm and entropic mirror maps, the certified Bregman step, the LMOs) is
 //! `crate::geometry::mirror`. Privacy comes from [`crate::optim::PrivateRelease`]: the paper's
@@ -13,7 +14,9 @@
 //! accountant for the sampler the run really uses.
 
 pub mod entropic_smd;
+pub mod frank_wolfe;
 pub mod noisy_mirror_descent;
 
 pub use entropic_smd::{EntropicSmdConfig, entropic_smd};
+pub use frank_wolfe::{FrankWolfeConfig, FrankWolfeRun, FwPrivacy, Polytope};
 pub use noisy_mirror_descent::{MirrorMap, NoisyMirrorDescentConfig, noisy_mirror_descent};
