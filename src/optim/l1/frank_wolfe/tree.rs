@@ -1,5 +1,7 @@
 //! The tree of \[AFKT\] Algorithm 3 and its per-sample ledger: vertex paths, the DFS order, the
 //! records of the nodes and leaves that ran, and which samples entered which node.
+//!
+//! Proof: proofs/l1/frank_wolfe.md (§ privacy: the ledger).
 
 use crate::error::{Error, Result};
 use serde::Serialize;
