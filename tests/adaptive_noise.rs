@@ -198,6 +198,7 @@ fn on_boundary(domain: &Domain, x: &[f64]) -> bool {
         Domain::Box { radius } => x.iter().any(|v| v.abs() == radius),
         Domain::L2Ball { radius } => near(dpref::linalg::norm_l2(x), radius),
         Domain::L1Ball { radius } => near(dpref::linalg::norm_l1(x), radius),
+        Domain::Simplex => x.contains(&0.0),
         Domain::Unconstrained => false,
     }
 }

@@ -540,3 +540,41 @@ fn weighted_l2_projection_zero_weights_on_the_sphere_terminates_feasibly() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The simplex projection lands on the simplex (non-negative, summing to 1 to REL·scale) and
+    /// satisfies the variational inequality `⟨x − y, e_j − y⟩ ≤ 0` at every vertex e_j (which, the
+    /// simplex being their hull, characterises the Euclidean projection). A projection that
+    /// renormalises instead of thresholding (y = max(x, 0)/Σ) violates the inequality for
+    /// x = (3, 1, 0) by 0.25.
+    #[test]
+    fn prop_simplex_projection_is_feasible_and_optimal(x in vec(-1e4f64..1e4, 1..8)) {
+        let mut y = x.clone();
+        Domain::Simplex.project(&mut y);
+        let scale = 1.0 + x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        prop_assert!(y.iter().all(|v| *v >= 0.0));
+        prop_assert!((y.iter().sum::<f64>() - 1.0).abs() <= REL * scale, "{y:?}");
+        for j in 0..x.len() {
+            let inner: f64 = (0..x.len()).map(|i| (x[i] - y[i]) * (f64::from(u8::from(i == j)) - y[i])).sum();
+            prop_assert!(inner <= REL * scale * scale, "vertex {j}: {inner}");
+        }
+    }
+}
+
+#[test]
+fn simplex_projection_by_hand() {
+    // x = (3, 1, 0): θ = (3 − 1)/1 = 2 keeps only the first coordinate: y = e_1.
+    let mut y = vec![3.0, 1.0, 0.0];
+    Domain::Simplex.project(&mut y);
+    assert_eq!(y, vec![1.0, 0.0, 0.0]);
+    // x = (0.5, 0.5, 0.5): θ = (1.5 − 1)/3 = 1/6, y = (1/3, 1/3, 1/3).
+    let mut y = vec![0.5; 3];
+    Domain::Simplex.project(&mut y);
+    for v in &y {
+        assert!((v - 1.0 / 3.0).abs() < 1e-15);
+    }
+    assert_eq!(Domain::parse("simplex").unwrap(), Domain::Simplex);
+    assert!(Domain::Simplex.contains(&[0.25, 0.75]) && !Domain::Simplex.contains(&[0.5, 0.6]));
+}

@@ -147,26 +147,31 @@ pub enum Domain {
         /// r > 0.
         radius: f64,
     },
+    /// The probability simplex `{x ≥ 0, Σⱼ xⱼ = 1}`.
+    Simplex,
 }
 
 impl Domain {
-    /// Parses the CLI spelling `box:<r>`, `l2:<r>`, `l1:<r>` or `none`.
+    /// Parses the CLI spelling `box:<r>`, `l2:<r>`, `l1:<r>`, `simplex` or `none`.
     ///
     /// # Errors
     /// `InvalidParameter` for another spelling or a radius that is not > 0 and finite.
     pub fn parse(s: &str) -> Result<Domain> {
-        if s == "none" {
-            return Ok(Domain::Unconstrained);
+        match s {
+            "none" => return Ok(Domain::Unconstrained),
+            "simplex" => return Ok(Domain::Simplex),
+            _ => {}
         }
-        let (kind, r) =
-            s.split_once(':').ok_or_else(|| Error::invalid("--domain", s, "box:<r>, l2:<r>, l1:<r> or none"))?;
+        let (kind, r) = s
+            .split_once(':')
+            .ok_or_else(|| Error::invalid("--domain", s, "box:<r>, l2:<r>, l1:<r>, simplex or none"))?;
         let radius: f64 = r.parse().map_err(|_| Error::invalid("--domain", s, "a numeric radius"))?;
         check::positive("domain radius", radius)?;
         match kind {
             "box" => Ok(Domain::Box { radius }),
             "l2" => Ok(Domain::L2Ball { radius }),
             "l1" => Ok(Domain::L1Ball { radius }),
-            _ => Err(Error::invalid("--domain", s, "box:<r>, l2:<r>, l1:<r> or none")),
+            _ => Err(Error::invalid("--domain", s, "box:<r>, l2:<r>, l1:<r>, simplex or none")),
         }
     }
 
@@ -178,6 +183,9 @@ impl Domain {
             Domain::Box { radius } => x.iter().all(|v| v.abs() <= radius),
             Domain::L2Ball { radius } => norm_l2(x) <= tol(radius),
             Domain::L1Ball { radius } => crate::linalg::norm_l1(x) <= tol(radius),
+            Domain::Simplex => {
+                x.iter().all(|v| *v >= 0.0) && (x.iter().sum::<f64>() - 1.0).abs() <= 1e-12 * x.len() as f64
+            }
         }
     }
 
@@ -187,6 +195,7 @@ impl Domain {
             Domain::Unconstrained => f64::INFINITY,
             Domain::Box { radius } => 2.0 * radius * (d as f64).sqrt(),
             Domain::L2Ball { radius } | Domain::L1Ball { radius } => 2.0 * radius,
+            Domain::Simplex => std::f64::consts::SQRT_2,
         }
     }
 
@@ -195,6 +204,7 @@ impl Domain {
         match *self {
             Domain::Unconstrained => f64::INFINITY,
             Domain::Box { radius } | Domain::L2Ball { radius } | Domain::L1Ball { radius } => 2.0 * radius,
+            Domain::Simplex => 1.0,
         }
     }
 
@@ -211,6 +221,7 @@ impl Domain {
                 clip_l2(x, radius);
             }
             Domain::L1Ball { radius } => project_l1_ball(x, radius),
+            Domain::Simplex => project_simplex(x),
         }
     }
 
@@ -280,13 +291,38 @@ impl Domain {
                 }
                 Ok(())
             }
-            Domain::L1Ball { .. } => Err(Error::Unsupported {
-                event: "H-weighted projection onto an l1 ball".into(),
+            Domain::L1Ball { .. } | Domain::Simplex => Err(Error::Unsupported {
+                event: "H-weighted projection onto an l1 ball or the simplex".into(),
                 neighbouring: "-".into(),
                 accountant: "-",
                 reason: "not implemented; use a box or an l2 ball with AdaGrad-type methods".into(),
             }),
         }
+    }
+}
+
+/// Euclidean projection onto the simplex `{y ≥ 0, Σ yⱼ = 1}` (Duchi, Shalev-Shwartz, Singer,
+/// Chandra 2008, Fig. 1): `yⱼ = max(xⱼ − θ, 0)` with θ such that `Σ max(xⱼ − θ, 0) = 1`, found by
+/// sorting. The result is non-negative and sums to 1 up to rounding (a few ulps of d); a
+/// non-finite input is the caller's to refuse.
+pub fn project_simplex(x: &mut [f64]) {
+    if x.is_empty() {
+        return;
+    }
+    let mut sorted = x.to_vec();
+    sorted.sort_unstable_by(|a, b| b.total_cmp(a));
+    let (mut cumulative, mut theta) = (0.0, 0.0);
+    for (k, &v) in sorted.iter().enumerate() {
+        cumulative += v;
+        let candidate = (cumulative - 1.0) / (k + 1) as f64;
+        if v - candidate > 0.0 {
+            theta = candidate;
+        } else {
+            break;
+        }
+    }
+    for v in x.iter_mut() {
+        *v = (*v - theta).max(0.0);
     }
 }
 

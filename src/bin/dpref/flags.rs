@@ -159,6 +159,10 @@ const RUN_FLAGS: &[(&str, &str)] = &[
     ("clip_adaptive", "--clip-adaptive"),
     ("learning_rate_adaptive", "--learning-rate-adaptive"),
     ("ablation", "--ablation"),
+    ("mirror_map", "--mirror-map"),
+    ("selection", "--selection"),
+    ("phases", "--phases"),
+    ("rounds", "--rounds"),
 ];
 
 /// The flag that sets `parameter` (the name itself if no flag does).

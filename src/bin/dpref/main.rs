@@ -23,6 +23,7 @@ mod format;
 mod reproduce;
 mod run;
 mod run_args;
+mod run_convert;
 mod run_print;
 
 /// The exit codes, shown at the end of every subcommand's `--help`.

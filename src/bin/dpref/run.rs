@@ -62,6 +62,12 @@ fn to_spec(args: &RunArgs) -> CliResult<(RunSpec, Option<CliError>)> {
     (spec.clip_sgd, spec.clip_adaptive) = (args.clip_sgd, args.clip_adaptive);
     spec.learning_rate_adaptive = args.learning_rate_adaptive;
     spec.ablation = args.ablation.map(Into::into);
+    (spec.mirror_map, spec.selection) = (args.mirror_map.map(Into::into), args.selection.map(Into::into));
+    spec.phases = match args.phases {
+        Some(t) => Some(u32::try_from(t).map_err(|_| usage(format!("--phases must be at most 40, got {t}")))?),
+        None => None,
+    };
+    spec.rounds = args.rounds;
     Ok((spec, deferred))
 }
 

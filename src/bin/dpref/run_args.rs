@@ -3,7 +3,6 @@
 use crate::account_args::{NeighbouringArg, SamplingArg};
 use crate::flags::{whole_u64, whole_usize};
 use clap::{Args, ValueEnum};
-use dpref::optim::run_spec::{Ablation, Algorithm, Output, RunLoss, Sampling, Variant};
 use std::path::PathBuf;
 
 // Help texts that name a paper key ([ADFJT], [ZCHWB], [LZLRMS]) are `help = ...` attributes, not
@@ -37,6 +36,31 @@ pub(crate) enum AlgorithmArg {
     Dp2Adagrad,
     #[value(help = "DP²-Yogi ([LZLRMS] App. D, misprint corrected): v <- v + (1 - beta) sign(g^2 - v) g^2")]
     Dp2Yogi,
+    #[value(help = "Noisy stochastic mirror descent ([AFKT] Alg. 1) over --domain l1:<r>; --clip is L, the \
+                    bound on |grad f|_inf; replace-one")]
+    NoisyMirrorDescent,
+    #[value(help = "Private variance-reduced Frank-Wolfe ([AFKT] Alg. 3) over --domain l1:<r> or simplex; pure \
+                    --epsilon (no --delta); --phases T, --batch-size b (root batch, a multiple of 2^T)")]
+    PrivateFrankWolfe,
+    #[value(help = "Stochastic mirror descent with KL on --domain simplex ([AFKT] Alg. 4), non-private \
+                    (--sigma 0); --rounds passes")]
+    EntropicMirrorDescent,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum MirrorMapArg {
+    /// (c/2)|x|_p^2 with p = 1 + 1/ln d (default).
+    Pnorm,
+    /// The entropic map on the l1 ball as the image of a simplex.
+    Entropic,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum SelectionArg {
+    /// argmin of the scores plus Laplace noise (the paper's; default).
+    ReportNoisyMin,
+    /// The exponential mechanism, exact probabilities.
+    Exponential,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -96,6 +120,8 @@ pub(crate) const ADFJT_HEADING: &str = "PASAN, PAGAN ([ADFJT])";
 pub(crate) const ZCHWB_HEADING: &str =
     "dp-gd, dp-rmsprop, dp-adam, dp-adagrad ([ZCHWB]); --beta2 and --nu also for dp2-*";
 pub(crate) const DP2_HEADING: &str = "DP²: dp2-rmsprop, dp2-adagrad, dp2-yogi ([LZLRMS])";
+pub(crate) const AFKT_HEADING: &str =
+    "l1 geometry: noisy-mirror-descent, private-frank-wolfe, entropic-mirror-descent ([AFKT])";
 pub(crate) const OUTPUT_HEADING: &str = "Output";
 
 #[derive(Args)]
@@ -213,85 +239,19 @@ pub(crate) struct RunArgs {
                 one clip C1)."
     )]
     pub(crate) ablation: Option<AblationArg>,
+    /// noisy-mirror-descent: the mirror map.
+    #[arg(long, value_enum, help_heading = AFKT_HEADING)]
+    pub(crate) mirror_map: Option<MirrorMapArg>,
+    /// private-frank-wolfe: the private vertex selection.
+    #[arg(long, value_enum, help_heading = AFKT_HEADING)]
+    pub(crate) selection: Option<SelectionArg>,
+    /// private-frank-wolfe: T, the number of phases (K = 2^(T+1) - 2 steps).
+    #[arg(long, value_parser = whole_u64, help_heading = AFKT_HEADING)]
+    pub(crate) phases: Option<u64>,
+    /// entropic-mirror-descent: passes over the data.
+    #[arg(long, value_parser = whole_u64, help_heading = AFKT_HEADING)]
+    pub(crate) rounds: Option<u64>,
     /// Print one JSON object instead of text.
     #[arg(long, help_heading = OUTPUT_HEADING)]
     pub(crate) json: bool,
-}
-
-impl From<AlgorithmArg> for Algorithm {
-    fn from(a: AlgorithmArg) -> Self {
-        match a {
-            AlgorithmArg::DpSgd => Algorithm::DpSgd,
-            AlgorithmArg::Pasan => Algorithm::Pasan,
-            AlgorithmArg::Pagan => Algorithm::Pagan,
-            AlgorithmArg::DpGd => Algorithm::DpGd,
-            AlgorithmArg::DpRmsprop => Algorithm::DpRmsprop,
-            AlgorithmArg::DpAdam => Algorithm::DpAdam,
-            AlgorithmArg::DpAdagrad => Algorithm::DpAdagrad,
-            AlgorithmArg::Dp2Rmsprop => Algorithm::Dp2Rmsprop,
-            AlgorithmArg::Dp2Adagrad => Algorithm::Dp2Adagrad,
-            AlgorithmArg::Dp2Yogi => Algorithm::Dp2Yogi,
-        }
-    }
-}
-
-impl From<LossArg> for RunLoss {
-    fn from(l: LossArg) -> Self {
-        match l {
-            LossArg::Absolute => RunLoss::Absolute,
-            LossArg::Squared => RunLoss::Squared,
-            LossArg::Logistic => RunLoss::Logistic,
-            LossArg::Hinge => RunLoss::Hinge,
-            LossArg::CrossEntropy => RunLoss::CrossEntropy,
-        }
-    }
-}
-
-impl From<AblationArg> for Ablation {
-    fn from(a: AblationArg) -> Self {
-        match a {
-            AblationArg::ExtraQuery => Ablation::ExtraQuery,
-            AblationArg::NoiseFirst => Ablation::NoiseFirst,
-        }
-    }
-}
-
-impl From<VariantArg> for Variant {
-    fn from(v: VariantArg) -> Self {
-        match v {
-            VariantArg::Minibatch => Variant::Minibatch,
-            VariantArg::Paper => Variant::Paper,
-        }
-    }
-}
-
-impl From<OutputArg> for Output {
-    fn from(o: OutputArg) -> Self {
-        match o {
-            OutputArg::Average0 => Output::Average0,
-            OutputArg::Average1 => Output::Average1,
-            OutputArg::Last => Output::Last,
-            OutputArg::Random => Output::Random,
-        }
-    }
-}
-
-impl From<SamplingArg> for Sampling {
-    fn from(s: SamplingArg) -> Self {
-        match s {
-            SamplingArg::Poisson => Sampling::Poisson,
-            SamplingArg::WithoutReplacement => Sampling::WithoutReplacement,
-            SamplingArg::WithReplacement => Sampling::WithReplacement,
-            SamplingArg::Full => Sampling::Full,
-        }
-    }
-}
-
-impl From<NeighbouringArg> for dpref::accounting::Neighbouring {
-    fn from(n: NeighbouringArg) -> Self {
-        match n {
-            NeighbouringArg::AddRemove => dpref::accounting::Neighbouring::AddRemove,
-            NeighbouringArg::ReplaceOne => dpref::accounting::Neighbouring::ReplaceOne,
-        }
-    }
 }

@@ -3,7 +3,7 @@
 use crate::format::{num, plural};
 use crate::run_args::RunArgs;
 use dpref::optim::RunSpec;
-use dpref::optim::run_spec::{RunOutcome, Variant};
+use dpref::optim::run_spec::{Algorithm, RunOutcome, Variant};
 use serde_json::json;
 
 /// The outcome as text, or as one JSON object with `--json`.
@@ -11,6 +11,11 @@ pub(crate) fn print(args: &RunArgs, spec: &RunSpec, outcome: &RunOutcome) -> Str
     let RunOutcome { run, evaluation, sampling: scheme, neighbouring, n, d } = outcome;
     let name = spec.algorithm.name();
     let p = run.x.len();
+    // Frank–Wolfe and entropic mirror descent make one pass over a random permutation per round:
+    // no sampling rate; Frank–Wolfe's ε is its per-sample ledger's (pure DP), not the RDP
+    // accountant's.
+    let permutation = matches!(spec.algorithm, Algorithm::PrivateFrankWolfe | Algorithm::EntropicMirrorDescent);
+    let (sampling, q) = if permutation { ("permutation", None) } else { (scheme.name(), Some(scheme.rate())) };
     if args.json {
         let mut v = json!({
             "algorithm": name,
@@ -21,8 +26,8 @@ pub(crate) fn print(args: &RunArgs, spec: &RunSpec, outcome: &RunOutcome) -> Str
                 "epsilon": run.privacy.epsilon,
                 "delta": run.privacy.delta,
                 "sigma": run.privacy.sigma,
-                "sampling": scheme.name(),
-                "q": scheme.rate(),
+                "sampling": sampling,
+                "q": q,
                 "neighbouring": neighbouring.name(),
             },
         });
@@ -46,6 +51,12 @@ pub(crate) fn print(args: &RunArgs, spec: &RunSpec, outcome: &RunOutcome) -> Str
         out += &format!("  training accuracy {acc:.4}\n");
     }
     out += &match run.privacy.epsilon {
+        Some(e) if spec.algorithm == Algorithm::PrivateFrankWolfe => format!(
+            "  privacy: ({}, 0)-DP by the per-sample ledger of its noisy vertex selections, one pass over a \
+             permutation, {} neighbouring\n",
+            num(e),
+            neighbouring.name()
+        ),
         Some(e) => format!(
             "  privacy: ({}, {})-DP by the RDP accountant; noise multiplier {}, {} sampling (q = {}), {} neighbouring\n",
             num(e),

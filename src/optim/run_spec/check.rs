@@ -89,6 +89,21 @@ impl RunSpec {
         {
             return Err(unused(parameter, "dp2-rmsprop, dp2-adagrad and dp2-yogi"));
         }
+        if self.mirror_map.is_some() && alg != NoisyMirrorDescent {
+            return Err(unused("mirror_map", "noisy-mirror-descent"));
+        }
+        if self.selection.is_some() && alg != PrivateFrankWolfe {
+            return Err(unused("selection", "private-frank-wolfe"));
+        }
+        if self.phases.is_some() && alg != PrivateFrankWolfe {
+            return Err(unused("phases", "private-frank-wolfe"));
+        }
+        if self.rounds.is_some() && alg != EntropicMirrorDescent {
+            return Err(unused("rounds", "entropic-mirror-descent"));
+        }
+        if self.paper_noise && !alg.is_adaptive_noise() {
+            return Err(unused("paper_noise", "pasan and pagan"));
+        }
         Ok(())
     }
 
@@ -118,9 +133,15 @@ impl RunSpec {
                 require(parameter, c, c > 0.0, "> 0")?;
             }
         }
-        for (parameter, s) in
-            [("delay_sgd", self.delay_sgd), ("delay_adaptive", self.delay_adaptive), ("steps", self.steps)]
-        {
+        if self.phases == Some(0) {
+            return Err(refuse("phases", "`phases` must be at least 1, got 0"));
+        }
+        for (parameter, s) in [
+            ("delay_sgd", self.delay_sgd),
+            ("delay_adaptive", self.delay_adaptive),
+            ("steps", self.steps),
+            ("rounds", self.rounds),
+        ] {
             if s == Some(0) {
                 return Err(refuse(parameter, format!("`{parameter}` must be at least 1, got 0")));
             }

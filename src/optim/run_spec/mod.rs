@@ -20,6 +20,7 @@
 //! ```
 
 mod check;
+mod l1;
 mod plan;
 
 pub use plan::{RunOutcome, RunPlan};
@@ -52,6 +53,12 @@ pub enum Algorithm {
     Dp2Adagrad,
     /// DP²-Yogi (\[LZLRMS\] App. D).
     Dp2Yogi,
+    /// Noisy stochastic mirror descent (\[AFKT\] Alg. 1) over an l1 ball.
+    NoisyMirrorDescent,
+    /// Private variance-reduced Frank–Wolfe (\[AFKT\] Alg. 3) over an l1 ball or the simplex.
+    PrivateFrankWolfe,
+    /// Non-private stochastic mirror descent with KL on the simplex (\[AFKT\] Alg. 4).
+    EntropicMirrorDescent,
 }
 
 impl Algorithm {
@@ -68,7 +75,15 @@ impl Algorithm {
             Algorithm::Dp2Rmsprop => "dp2-rmsprop",
             Algorithm::Dp2Adagrad => "dp2-adagrad",
             Algorithm::Dp2Yogi => "dp2-yogi",
+            Algorithm::NoisyMirrorDescent => "noisy-mirror-descent",
+            Algorithm::PrivateFrankWolfe => "private-frank-wolfe",
+            Algorithm::EntropicMirrorDescent => "entropic-mirror-descent",
         }
+    }
+
+    /// The \[AFKT\] l1-geometry family.
+    pub fn is_l1(self) -> bool {
+        matches!(self, Algorithm::NoisyMirrorDescent | Algorithm::PrivateFrankWolfe | Algorithm::EntropicMirrorDescent)
     }
 
     /// The \[LZLRMS\] DP² family.
@@ -182,6 +197,15 @@ impl Ablation {
     }
 }
 
+/// The mirror map of noisy-mirror-descent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum L1MirrorMap {
+    /// The p-norm map with \[AFKT\]'s `p = 1 + 1/ln d` (default).
+    PNorm,
+    /// The entropic map on the l1 ball as the image of a simplex.
+    Entropic,
+}
+
 /// Everything one `dpref run` needs besides the data. Fields left `None` take the algorithm's
 /// default ([`RunSpec::plan`] resolves them); a field the algorithm does not use must stay
 /// `None` (or at its default), else [`RunSpec::check`] refuses it.
@@ -248,6 +272,14 @@ pub struct RunSpec {
     pub learning_rate_adaptive: Option<f64>,
     /// DP²: an ablation.
     pub ablation: Option<Ablation>,
+    /// noisy-mirror-descent: the mirror map (default p-norm).
+    pub mirror_map: Option<L1MirrorMap>,
+    /// private-frank-wolfe: the vertex selection (default report-noisy-min, the paper's).
+    pub selection: Option<crate::optim::SelectionMechanism>,
+    /// private-frank-wolfe: T, the number of phases (default: see `RunSpec::plan`).
+    pub phases: Option<u32>,
+    /// entropic-mirror-descent: R, passes over the data (default 1).
+    pub rounds: Option<u64>,
 }
 
 impl RunSpec {
@@ -285,6 +317,10 @@ impl RunSpec {
             clip_adaptive: None,
             learning_rate_adaptive: None,
             ablation: None,
+            mirror_map: None,
+            selection: None,
+            phases: None,
+            rounds: None,
         }
     }
 

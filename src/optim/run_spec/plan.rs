@@ -20,28 +20,31 @@ use crate::sampling::BatchSampler;
 
 /// The model a run trains: a GLM loss, or an MLP (the \[ZCHWB\] and DP² families with `hidden`).
 #[derive(Debug, Clone)]
-enum RunModel {
+pub(super) enum RunModel {
     Glm(Glm),
     Mlp(Mlp),
 }
 
 /// The algorithm's configuration, built and checked before any randomness is drawn.
 #[derive(Debug, Clone)]
-enum Job {
+pub(super) enum Job {
     DpSgd(DpSgdConfig),
     AdaptiveNoise(AdaptiveNoiseConfig),
     Minibatch(MinibatchConfig),
     Algorithm1(Algorithm1Config),
     Dp2(Dp2Config),
+    NoisyMirrorDescent(crate::optim::l1::NoisyMirrorDescentConfig),
+    FrankWolfe(crate::optim::l1::FrankWolfeConfig),
+    EntropicSmd(crate::optim::l1::EntropicSmdConfig),
 }
 
 /// A [`RunSpec`] resolved on a dataset: every default filled in and every rule checked.
 #[derive(Debug, Clone)]
 pub struct RunPlan<'a> {
-    spec: &'a RunSpec,
-    data: &'a Dataset,
-    model: RunModel,
-    job: Job,
+    pub(super) spec: &'a RunSpec,
+    pub(super) data: &'a Dataset,
+    pub(super) model: RunModel,
+    pub(super) job: Job,
     /// The number of steps T the run will take.
     pub steps: u64,
     /// The batch sampling scheme, as the accountant sees it.
@@ -87,6 +90,9 @@ impl RunSpec {
         let model = self.model(data)?;
         if let RunModel::Glm(glm) = &model {
             glm.loss.check_labels(data)?;
+        }
+        if alg.is_l1() {
+            return self.l1_plan(data, model);
         }
         let n = data.n();
         if alg.is_dpagd() || alg.is_dp2() {
@@ -226,7 +232,7 @@ impl RunSpec {
     }
 
     /// The noise: a target (ε, δ), a given σ, or (PASAN/PAGAN) the papers' σ for (ε, δ).
-    fn privacy(&self) -> Result<Privacy> {
+    pub(super) fn privacy(&self) -> Result<Privacy> {
         Ok(match (self.epsilon, self.delta, self.sigma, self.paper_noise) {
             (Some(e), Some(delta), None, false) => Privacy::Target { epsilon: e, delta },
             (Some(e), Some(delta), None, true) => {
@@ -489,7 +495,21 @@ impl RunPlan<'_> {
                     crate::optim::adaptive_noise::pagan::pagan(data, m.loss, cfg, seeds, observer)?
                 }
             }
-            (Job::DpSgd(_) | Job::AdaptiveNoise(_), RunModel::Mlp(_)) => {
+            (Job::NoisyMirrorDescent(cfg), RunModel::Glm(m)) => {
+                crate::optim::l1::noisy_mirror_descent(data, m.loss, cfg, seeds, observer)?
+            }
+            (Job::FrankWolfe(cfg), RunModel::Glm(m)) => cfg.run(data, m.loss, seeds)?.run,
+            (Job::EntropicSmd(cfg), RunModel::Glm(m)) => {
+                crate::optim::l1::entropic_smd(data, m.loss, cfg, seeds, observer)?
+            }
+            (
+                Job::DpSgd(_)
+                | Job::AdaptiveNoise(_)
+                | Job::NoisyMirrorDescent(_)
+                | Job::FrankWolfe(_)
+                | Job::EntropicSmd(_),
+                RunModel::Mlp(_),
+            ) => {
                 unreachable!("invariant: RunSpec::model refuses `hidden` here")
             }
         };
@@ -552,11 +572,12 @@ fn ellipsoid_diagonal(ellipsoid: &Ellipsoid, d: usize) -> Result<Vec<f64>> {
 }
 
 /// The CLI spelling of a domain (`box:<r>`, `l2:<r>`, `l1:<r>`, `none`).
-fn domain_text(domain: &Domain) -> String {
+pub(super) fn domain_text(domain: &Domain) -> String {
     match domain {
         Domain::Unconstrained => "none".to_string(),
         Domain::Box { radius } => format!("box:{radius}"),
         Domain::L2Ball { radius } => format!("l2:{radius}"),
         Domain::L1Ball { radius } => format!("l1:{radius}"),
+        Domain::Simplex => "simplex".to_string(),
     }
 }

@@ -1,0 +1,83 @@
+//! Golden snapshots of short seeded runs of the \[AFKT\] l1-geometry algorithms (insta, stored
+//! under golden/optim/, floats rounded to 10 significant digits as in `golden_optim.rs`): noisy
+//! mirror descent with both mirror maps, private Frank–Wolfe with both selections and without
+//! noise, and entropic mirror descent. A changed trajectory, event list or ε fails them.
+
+use dpref::data::l1_problems::{LeastSquaresL1, LinearSigns};
+use dpref::loss::Loss;
+use dpref::optim::l1::{
+    EntropicSmdConfig, FrankWolfeConfig, FwPrivacy, MirrorMap, NoisyMirrorDescentConfig, Polytope, entropic_smd,
+    noisy_mirror_descent,
+};
+use dpref::optim::{NoTrace, Privacy, Run, SelectionMechanism};
+use dpref::rng::{Seeds, Stream};
+use serde_json::{Value, json};
+
+fn round(v: f64) -> Value {
+    if v == 0.0 || !v.is_finite() {
+        return json!(v);
+    }
+    json!(format!("{v:.9e}").parse::<f64>().unwrap())
+}
+
+fn summary(run: &Run) -> Value {
+    json!({
+        "x": run.x.iter().map(|&v| round(v)).collect::<Vec<_>>(),
+        "x_last": run.x_last.iter().map(|&v| round(v)).collect::<Vec<_>>(),
+        "steps": run.steps,
+        "events": format!("{:?}", run.events.as_event()),
+        "epsilon": run.privacy.epsilon.map(round),
+        "sigma": round(run.privacy.sigma),
+    })
+}
+
+fn snapshot(name: &str, v: Value) {
+    insta::with_settings!({ snapshot_path => "../golden/optim", prepend_module_to_snapshot => false }, {
+        insta::assert_json_snapshot!(name, v);
+    });
+}
+
+fn least_squares() -> LeastSquaresL1 {
+    let x_true = vec![0.6, -0.3, 0.0, 0.1, 0.0, -0.05];
+    LeastSquaresL1::generate(256, x_true, 0.2, &mut Seeds::new(21).stream(Stream::Data)).unwrap()
+}
+
+#[test]
+fn golden_noisy_mirror_descent_pnorm_and_entropic() {
+    let problem = least_squares();
+    let l = problem.lipschitz_l1(1.0);
+    let target = Privacy::Target { epsilon: 2.0, delta: 1e-5 };
+    for (name, map) in [("l1_nmd_pnorm", MirrorMap::PNorm { p: 1.5 }), ("l1_nmd_entropic", MirrorMap::Entropic)] {
+        let mut cfg = NoisyMirrorDescentConfig::new(20, 1.0, l, 32, map, target).unwrap();
+        cfg.step_size_eta = Some(0.05);
+        let run = noisy_mirror_descent(&problem.data, Loss::Squared, &cfg, Seeds::new(5), &mut NoTrace).unwrap();
+        snapshot(name, summary(&run));
+    }
+}
+
+#[test]
+fn golden_private_frank_wolfe() {
+    let problem = least_squares();
+    let l = problem.lipschitz_l1(1.0);
+    for (name, selection, privacy) in [
+        ("l1_fw_report_noisy_min", SelectionMechanism::ReportNoisyMin, FwPrivacy::Pure { epsilon: 4.0 }),
+        ("l1_fw_exponential", SelectionMechanism::Exponential, FwPrivacy::Pure { epsilon: 4.0 }),
+        ("l1_fw_non_private", SelectionMechanism::ReportNoisyMin, FwPrivacy::NonPrivate),
+    ] {
+        let cfg = FrankWolfeConfig::new(2, 64, l, Polytope::L1Ball { radius_r: 1.0 }, selection, privacy).unwrap();
+        let fw = cfg.run(&problem.data, Loss::Squared, Seeds::new(6)).unwrap();
+        let mut v = summary(&fw.run);
+        v["samples_used"] = json!(fw.samples_used);
+        v["vertices"] = json!(fw.leaves.iter().map(|leaf| leaf.vertex).collect::<Vec<_>>());
+        snapshot(name, v);
+    }
+}
+
+#[test]
+fn golden_entropic_mirror_descent() {
+    let problem = LinearSigns::generate(100, vec![0.2, -0.4, 0.1, 0.0], &mut Seeds::new(22).stream(Stream::Data));
+    let problem = problem.unwrap();
+    let cfg = EntropicSmdConfig::new(2, 0.1).unwrap();
+    let run = entropic_smd(&problem.data, Loss::Linear, &cfg, Seeds::new(7), &mut NoTrace).unwrap();
+    snapshot("l1_entropic_smd", summary(&run));
+}
