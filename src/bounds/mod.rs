@@ -9,3 +9,4 @@
 pub mod adaptive_noise;
 pub mod dp2;
 pub mod dpagd;
+pub mod l1;
