@@ -1,17 +1,29 @@
-//! Writes the [ADFJT] §6.1 synthetic absolute regression (n = 5000, d = 100, σⱼ = j^{−3/2},
-//! τ = 0.01) as a CSV with the label in the last column, for `dpref run`:
+//! Writes a synthetic dataset as a CSV with the label in the last column, for `dpref run`:
+//! * `absreg` (default): the \[ADFJT\] §6.1 absolute regression (n = 5000, d = 100,
+//!   σⱼ = j^{−3/2}, τ = 0.01);
+//! * `l1`: the least-squares problem on an l1 ball of `dpref::data::l1_problems` (n = 2000,
+//!   d = 8 Rademacher features, x_true = (0.5, −0.3, 0, 0, 0.1, 0, 0, 0), labels ± U[−0.2, 0.2]).
 //!
 //! ```sh
 //! cargo run --release --example make_synthetic -- /tmp/absreg.csv
 //! dpref run pagan --data /tmp/absreg.csv --loss absolute --epsilon 1 --delta 1e-5 ...
+//! cargo run --release --example make_synthetic -- /tmp/l1.csv l1
 //! ```
 
 use std::io::Write;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).unwrap_or_else(|| "absreg.csv".into());
+    let kind = std::env::args().nth(2).unwrap_or_else(|| "absreg".into());
     let mut rng = dpref::rng::Seeds::new(1).stream(dpref::rng::Stream::Data);
-    let (data, _x_star) = dpref::data::absolute_regression(5000, 100, 0.01, &mut rng)?;
+    let data = match kind.as_str() {
+        "absreg" => dpref::data::absolute_regression(5000, 100, 0.01, &mut rng)?.0,
+        "l1" => {
+            let x_true = vec![0.5, -0.3, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0];
+            dpref::data::l1_problems::LeastSquaresL1::generate(2000, x_true, 0.2, &mut rng)?.data
+        }
+        other => return Err(format!("unknown dataset '{other}': absreg or l1").into()),
+    };
     let mut out = std::io::BufWriter::new(std::fs::File::create(&path)?);
     for i in 0..data.n() {
         let row: Vec<String> = data.row(i).iter().map(|v| format!("{v:e}")).collect();
