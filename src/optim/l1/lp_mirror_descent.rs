@@ -417,8 +417,8 @@ mod tests {
             x0: &zero,
             tolerance: 1e-10,
         };
-        let core = noisy_mirror_descent_core(&problem.data, Loss::Squared, &settings, Seeds::new(4), &mut NoTrace)
-            .unwrap();
+        let core =
+            noisy_mirror_descent_core(&problem.data, Loss::Squared, &settings, Seeds::new(4), &mut NoTrace).unwrap();
         assert_eq!(core, alg1);
     }
 }

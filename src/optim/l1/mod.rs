@@ -21,9 +21,10 @@ pub mod lp_mirror_descent;
 pub mod noisy_mirror_descent;
 
 pub use entropic_smd::{EntropicSmdConfig, entropic_smd};
+pub use frank_wolfe::{FrankWolfeConfig, FrankWolfeRun, FwPrivacy, Polytope};
 pub use localized_mirror_descent::{
-    BatchRule, Geometry, LocalizedConfig, LocalizedRun, Phase, PhaseRecord, localized_mirror_descent,
+    BatchRule, Geometry, LocalizedConfig, LocalizedRun, Phase, PhaseRecord, ReductionRun,
+    StronglyConvexReductionConfig, localized_mirror_descent, phase_objective_minimiser, strongly_convex_reduction,
 };
 pub use lp_mirror_descent::{Average, Domain, LpMirrorDescentConfig, StepRule, lp_l2_sensitivity, lp_mirror_descent};
-pub use frank_wolfe::{FrankWolfeConfig, FrankWolfeRun, FwPrivacy, Polytope};
 pub use noisy_mirror_descent::{MirrorMap, NoisyMirrorDescentConfig, noisy_mirror_descent};
