@@ -491,7 +491,7 @@ pub fn bregman_step_lp_lp(
         return Err(Error::invalid("centre a", "outside the lp ball", "with ||a||_p <= R"));
     }
     let centred = a.iter().all(|v| *v == 0.0);
-    // Alg. 5's plain step (a = 0, no ball around a): G = φ_c + ι(‖u‖_p ≤ R), x = ∇G*(θ) exactly.
+    // The plain step of Algorithm 5 (a = 0, no ball around a): G = φ_c + ι(‖u‖_p ≤ R), x = ∇G*(θ) exactly.
     let (inner_r, outer_active) = if centred && r.is_infinite() { (big_r, false) } else { (r, true) };
     let (mut w, mut grad, mut x) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
     let mut primal = |y: &[f64], x: &mut [f64]| {
