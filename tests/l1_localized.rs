@@ -179,6 +179,10 @@ fn prop_localized_unconstrained_minimiser_lies_in_phase_ball() {
             })
             .fold(f64::INFINITY, f64::min);
         let bound = cd * l * ph.eta_i * ph.n_i as f64 * (p - 1.0);
+        eprintln!(
+            "phase {}: certified distance {certified:.4e}, bound {bound:.4e}, r_i {:.4e}",
+            ph.index_i, ph.radius_r_i
+        );
         assert!(certified <= bound, "phase {}: {certified} > {bound}", ph.index_i);
         assert!(bound <= ph.radius_r_i * (1.0 + 1e-12));
         // the bound binds: without the regulariser the minimiser is much farther away
@@ -201,8 +205,17 @@ fn prop_localized_accounted_epsilon_meets_target() {
     let (n, d, eps, delta) = (1024usize, 8usize, 1.0, 1e-5);
     let pr = problem(n, d, 31);
     let cfg = LocalizedConfig::new(Geometry::L1, 1.0, pr.lipschitz_l1(1.0), target(eps)).unwrap();
-    let run = localized_mirror_descent(&pr.data, Loss::Squared, &cfg, Seeds::new(5)).unwrap();
+    let run = cfg.run(&pr.data, Loss::Squared, Seeds::new(5)).unwrap();
+    assert_eq!(
+        run,
+        localized_mirror_descent(&pr.data, Loss::Squared, &cfg, Seeds::new(5)).unwrap(),
+        "same seed, same run"
+    );
     let reported = run.privacy.epsilon.unwrap();
+    eprintln!(
+        "sequential eps {reported}; phases {:?}",
+        run.phases.iter().map(|r| r.run.privacy.epsilon).collect::<Vec<_>>()
+    );
     assert!(reported <= eps, "{reported}");
     assert_eq!(run.privacy.delta, Some(delta));
     let mut halved = Vec::new();

@@ -133,7 +133,8 @@ pub struct LocalizedRun {
     pub phases: Vec<PhaseRecord>,
     /// Every executed event, phase after phase.
     pub events: EventLog,
-    /// The RDP accountant's reading of `events` composed **sequentially** (an upper bound).
+    /// The RDP accountant's reading of `events` composed **sequentially** (an upper bound); its
+    /// `sigma` is the smallest noise multiplier of the phases.
     pub privacy: PrivacyReport,
     /// The neighbouring relation of the events.
     pub neighbouring: Neighbouring,
@@ -175,6 +176,14 @@ impl LocalizedConfig {
             return Err(Error::invalid("phases k", 0, ">= 1"));
         }
         self.privacy.validate()
+    }
+
+    /// Runs Algorithm 2 (or 6) on `data`: [`localized_mirror_descent`].
+    ///
+    /// # Errors
+    /// As [`localized_mirror_descent`].
+    pub fn run(&self, data: &Dataset, loss: Loss, seeds: Seeds) -> Result<LocalizedRun> {
+        localized_mirror_descent(data, loss, self, seeds)
     }
 
     /// p: `min(2, 1 + 1/ln d)` for Algorithm 2, the given p for Algorithm 6.
@@ -390,7 +399,8 @@ pub fn localized_mirror_descent(
         records.push(PhaseRecord { phase, x_start, run });
     }
     // Alg. 2, line 6: return x_k, with the sequential composition of every executed event
-    let privacy = sequential_report(&events, config.privacy)?;
+    let sigma = records.iter().map(|r| r.run.privacy.sigma).fold(f64::INFINITY, f64::min);
+    let privacy = sequential_report(&events, config.privacy, sigma)?;
     Ok(LocalizedRun { x, phases: records, events, privacy, neighbouring: Neighbouring::ReplaceOne })
 }
 
@@ -434,16 +444,16 @@ pub fn phase_objective_minimiser(
     noisy_mirror_descent_core(block, loss, &settings, Seeds::new(0), &mut NoTrace)
 }
 
-/// The RDP accountant's reading of all phases' events composed sequentially, at the target's δ
-/// (or the reported δ): an upper bound on the run's ε.
-pub(crate) fn sequential_report(events: &EventLog, privacy: Privacy) -> Result<PrivacyReport> {
-    let (delta, sigma) = match privacy {
-        Privacy::Target { delta, .. } => (Some(delta), f64::NAN),
-        Privacy::NoiseMultiplier { sigma, report_delta } => (report_delta, sigma),
-        Privacy::StdOnMean { std, report_delta } => (report_delta, std),
+/// The RDP accountant's reading of all phases' (rounds') events composed sequentially, at the
+/// target's δ (or the reported δ): an upper bound on the run's ε. `sigma` is reported as the
+/// smallest noise multiplier of the sub-runs (their multipliers differ).
+pub(crate) fn sequential_report(events: &EventLog, privacy: Privacy, sigma: f64) -> Result<PrivacyReport> {
+    let delta = match privacy {
+        Privacy::Target { delta, .. } => Some(delta),
+        Privacy::NoiseMultiplier { report_delta, .. } | Privacy::StdOnMean { report_delta, .. } => report_delta,
     };
     let Some(event) = events.as_event() else {
-        return Ok(PrivacyReport { epsilon: None, delta: None, sigma: if sigma.is_nan() { 0.0 } else { sigma } });
+        return Ok(PrivacyReport { epsilon: None, delta: None, sigma });
     };
     let Some(delta) = delta else {
         return Ok(PrivacyReport { epsilon: None, delta: None, sigma });
@@ -504,6 +514,14 @@ impl StronglyConvexReductionConfig {
         Ok(StronglyConvexReductionConfig { inner, rounds_k })
     }
 
+    /// Runs the reduction on `data`: [`strongly_convex_reduction`].
+    ///
+    /// # Errors
+    /// As [`strongly_convex_reduction`].
+    pub fn run(&self, data: &Dataset, loss: Loss, seeds: Seeds) -> Result<ReductionRun> {
+        strongly_convex_reduction(data, loss, self, seeds)
+    }
+
     /// The rounds' blocks: consecutive, disjoint, `n_i = ⌊2^{i−2} n/ln n⌋` records each.
     ///
     /// # Errors
@@ -551,7 +569,8 @@ pub fn strongly_convex_reduction(
         events.append(&run.events);
         rounds.push((block, run));
     }
-    let privacy = sequential_report(&events, config.inner.privacy)?;
+    let sigma = rounds.iter().map(|(_, r)| r.privacy.sigma).fold(f64::INFINITY, f64::min);
+    let privacy = sequential_report(&events, config.inner.privacy, sigma)?;
     let x = inner.x0.unwrap_or_else(|| vec![0.0; data.d()]);
     Ok(ReductionRun { x, rounds, events, privacy })
 }

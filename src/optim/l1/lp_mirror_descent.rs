@@ -301,6 +301,14 @@ impl LpMirrorDescentConfig {
         self.privacy.validate()
     }
 
+    /// Runs Algorithm 5 on `data`: [`lp_mirror_descent`].
+    ///
+    /// # Errors
+    /// As [`lp_mirror_descent`].
+    pub fn run(&self, data: &Dataset, loss: Loss, seeds: Seeds) -> Result<Run> {
+        lp_mirror_descent(data, loss, self, seeds)
+    }
+
     /// Theorem 12's convex step `η = D/√(T(L² + 4d^{2/q}σ² ln d))` with the safe
     /// `E‖ζ‖²_∞ ≤ σ²(4 ln d + 2 ln 2)` in place of the printed `4σ² log d` (asymptotic, false at
     /// d = 1), so `η = D/√(T(L² + d^{2/q}σ²(4 ln d + 2 ln 2)))`; D² = `R²/(2(p − 1))` bounds
