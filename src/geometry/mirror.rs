@@ -397,3 +397,182 @@ pub fn bregman_step_l1_lp(
         "a gap within the tolerance (raise max_iterations or the tolerance)",
     ))
 }
+
+/// The Euclidean projection of v onto the lp ball `{‖w‖_p ≤ ρ}`, `1 < p ≤ 2`, in place: v itself
+/// inside the ball; otherwise `wⱼ = sign(vⱼ)tⱼ` with `tⱼ + μ tⱼ^{p−1} = |vⱼ|` (the KKT condition of
+/// `min ½‖w − v‖₂²` with multiplier μ ≥ 0 on `Σ|wⱼ|^p ≤ ρ^p`), μ found by bisection so that
+/// `‖w‖_p = ρ` (`‖w(μ)‖_p` decreases in μ) and each tⱼ by bisection on `[0, |vⱼ|]`. The result is
+/// shrunk (never grown) until `‖w‖_p ≤ ρ` as evaluated. p = 2 is the radial closed form.
+pub fn project_lp_ball(v: &mut [f64], p: f64, rho: f64) {
+    let norm = norm_lp(v, p);
+    if norm <= rho {
+        return;
+    }
+    if p == 2.0 || rho == 0.0 {
+        let s = rho / norm;
+        v.iter_mut().for_each(|x| *x *= s);
+        super::shrink_until(v, |_| true, |w| norm_lp(w, p) <= rho);
+        return;
+    }
+    let abs: Vec<f64> = v.iter().map(|x| x.abs()).collect();
+    let solve = |mu: f64, out: &mut [f64]| {
+        for (o, &a) in out.iter_mut().zip(&abs) {
+            let (mut lo, mut hi) = (0.0f64, a);
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if mid <= lo || mid >= hi {
+                    break;
+                }
+                if mid + mu * mid.powf(p - 1.0) > a { hi = mid } else { lo = mid }
+            }
+            *o = lo;
+        }
+    };
+    let mut t = vec![0.0; v.len()];
+    let mut hi = 1.0f64;
+    loop {
+        solve(hi, &mut t);
+        if norm_lp(&t, p) <= rho || hi > 1e300 {
+            break;
+        }
+        hi *= 4.0;
+    }
+    let mut lo = 0.0f64;
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        solve(mid, &mut t);
+        if norm_lp(&t, p) <= rho { hi = mid } else { lo = mid }
+    }
+    solve(hi, &mut t);
+    for (x, tj) in v.iter_mut().zip(&t) {
+        *x = x.signum() * tj;
+    }
+    super::shrink_until(v, |_| true, |w| norm_lp(w, p) <= rho);
+}
+
+/// The Bregman step over an lp ball intersected with an lp ball around a (\[AFKT\] Algs. 5–6,
+/// App. B): `x⁺ = argmin { φ_c(x − a) − ⟨θ, x⟩ : ‖x‖_p ≤ R, ‖x − a‖_p ≤ r }`, the exponent p of
+/// both balls that of the map, for a centre with `‖a‖_p ≤ R` (r = ∞: no ball around a).
+///
+/// The same dual method as [`bregman_step_l1_lp`] with the support function `R‖y‖_q` of the
+/// outer ball in place of `R‖y‖_∞`: FISTA on `min_y s(y) + R‖y‖_q`, whose prox is
+/// `v − Π_{‖·‖_p ≤ τR}(v)` ([`project_lp_ball`]); the primal point `a + ∇G*(θ − y)` (inside the
+/// ball around a) is shrunk towards a until `‖x‖_p ≤ R`; stop at duality gap ≤ tol. Fast path:
+/// y = 0, exact when `a + ∇G*(θ)` is in the outer ball (always for a = 0 and r = ∞ after the
+/// radial cut `ρ = min(‖θ‖_q/c, R)`, the closed form of Alg. 5's step).
+///
+/// # Errors
+/// As [`bregman_step_l1_lp`], with `‖a‖_p > R` in place of `‖a‖₁ > R`.
+#[allow(clippy::too_many_arguments)]
+pub fn bregman_step_lp_lp(
+    map: &PNormMap,
+    theta: &[f64],
+    a: &[f64],
+    outer_radius: f64,
+    lp_radius: f64,
+    tol: f64,
+    max_iterations: u32,
+) -> Result<BregmanStep> {
+    let (big_r, r, p, q) = (check::positive("lp radius R", outer_radius)?, lp_radius, map.p, map.q());
+    if r.is_nan() || r <= 0.0 {
+        return Err(Error::invalid("lp radius r", r, "> 0 (infinite: no lp ball)"));
+    }
+    check::positive("tolerance", tol)?;
+    check::all_finite("theta", theta)?;
+    check::all_finite("centre a", a)?;
+    let d = a.len();
+    if theta.len() != d {
+        return Err(Error::invalid("theta length", theta.len(), "equal to the centre's"));
+    }
+    if norm_lp(a, p) > big_r {
+        return Err(Error::invalid("centre a", "outside the lp ball", "with ||a||_p <= R"));
+    }
+    let centred = a.iter().all(|v| *v == 0.0);
+    // The plain step of Algorithm 5 (a = 0, no ball around a): G = φ_c + ι(‖u‖_p ≤ R), x = ∇G*(θ) exactly.
+    let (inner_r, outer_active) = if centred && r.is_infinite() { (big_r, false) } else { (r, true) };
+    let (mut w, mut grad, mut x) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
+    let mut primal = |y: &[f64], x: &mut [f64]| {
+        for j in 0..d {
+            w[j] = theta[j] - y[j];
+        }
+        let g_star = ball_conjugate(map, inner_r, &w, &mut grad);
+        for j in 0..d {
+            x[j] = a[j] + grad[j];
+        }
+        w.iter().zip(a).map(|(wj, aj)| wj * aj).sum::<f64>() + g_star
+    };
+    let objective = |x: &mut [f64]| -> f64 {
+        if norm_lp(x, p) > big_r {
+            let dir: Vec<f64> = x.iter().zip(a).map(|(xj, aj)| xj - aj).collect();
+            let fits = |t: f64| {
+                let z: Vec<f64> = dir.iter().zip(a).map(|(dj, aj)| aj + t * dj).collect();
+                norm_lp(&z, p) <= big_r
+            };
+            let (mut lo, mut hi) = (0.0f64, 1.0f64);
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if mid <= lo || mid >= hi {
+                    break;
+                }
+                if fits(mid) { lo = mid } else { hi = mid }
+            }
+            for ((xj, dj), aj) in x.iter_mut().zip(&dir).zip(a) {
+                *xj = aj + lo * dj;
+            }
+            super::shrink_until(x, |_| true, |x| norm_lp(x, p) <= big_r);
+        }
+        let u: Vec<f64> = x.iter().zip(a).map(|(xj, aj)| xj - aj).collect();
+        map.value(&u) - x.iter().zip(theta).map(|(xj, tj)| xj * tj).sum::<f64>()
+    };
+    let support = |y: &[f64]| if outer_active { big_r * norm_lp(y, q) } else { 0.0 };
+    let gap_at = |s: f64, y: &[f64], phi: f64| phi + s + support(y);
+    let mut y = vec![0.0; d];
+    let s0 = primal(&y, &mut x);
+    if !outer_active {
+        // closed form: the constraint is G's own ball, so y = 0 is dual optimal
+        let phi = objective(&mut x);
+        return Ok(BregmanStep { x, gap: gap_at(s0, &y, phi).max(0.0), iterations: 0 });
+    }
+    if norm_lp(&x, p) <= big_r {
+        let phi = objective(&mut x);
+        let gap = gap_at(s0, &y, phi);
+        if gap <= tol {
+            return Ok(BregmanStep { x, gap: gap.max(0.0), iterations: 0 });
+        }
+    }
+    let tau = map.c / (q - 1.0);
+    let (mut z, mut y_prev, mut t) = (y.clone(), y.clone(), 1.0f64);
+    let mut xz = vec![0.0; d];
+    let mut best = f64::INFINITY;
+    for k in 1..=max_iterations {
+        primal(&z, &mut xz);
+        let mut v: Vec<f64> = z.iter().zip(&xz).map(|(zj, xj)| zj + tau * xj).collect();
+        let mut proj = v.clone();
+        project_lp_ball(&mut proj, p, tau * big_r);
+        for (vj, pj) in v.iter_mut().zip(&proj) {
+            *vj -= pj;
+        }
+        y_prev.copy_from_slice(&y);
+        y = v;
+        let t_next = 0.5 * (1.0 + (1.0 + 4.0 * t * t).sqrt());
+        for j in 0..d {
+            z[j] = y[j] + ((t - 1.0) / t_next) * (y[j] - y_prev[j]);
+        }
+        t = t_next;
+        let s = primal(&y, &mut x);
+        let phi = objective(&mut x);
+        let gap = gap_at(s, &y, phi);
+        best = best.min(gap);
+        if gap <= tol {
+            return Ok(BregmanStep { x, gap: gap.max(0.0), iterations: k });
+        }
+    }
+    Err(Error::invalid(
+        "Bregman step",
+        format!("duality gap {best:.3e} after {max_iterations} iterations"),
+        "a gap within the tolerance (raise max_iterations or the tolerance)",
+    ))
+}

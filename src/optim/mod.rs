@@ -267,6 +267,17 @@ impl EventLog {
         self.push(event);
     }
 
+    /// Appends every execution `other` recorded, in order (the events of consecutive sub-runs,
+    /// e.g. \[AFKT\] Algorithm 2's phases, as one sequential log).
+    pub(crate) fn append(&mut self, other: &EventLog) {
+        for (e, c) in &other.runs {
+            match self.runs.last_mut() {
+                Some((last, count)) if last == e => *count += c,
+                _ => self.runs.push((e.clone(), *c)),
+            }
+        }
+    }
+
     /// Number of recorded executions.
     pub fn len(&self) -> u64 {
         self.runs.iter().map(|(_, c)| c).sum()

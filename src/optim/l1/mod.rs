@@ -6,7 +6,8 @@
 //! | Alg. 1, noisy stochastic mirror descent (DP-ERM) | [`noisy_mirror_descent`](mod@noisy_mirror_descent) | here |
 //! | Alg. 4, non-private stochastic mirror descent with KL on the simplex | [`entropic_smd`](mod@entropic_smd) | here |
 //! | Alg. 3, private variance-reduced Frank–Wolfe (pure ε-DP) | [`frank_wolfe`](mod@frank_wolfe) | here |
-//! | Alg. 2 (localized), 5–6 (lp) | — | planned |
+//! | Alg. 2, localized noisy mirror descent (DP-SCO, l1); Sec. 5 strongly convex reduction | [`localized_mirror_descent`](mod@localized_mirror_descent) | here |
+//! | Algs. 5–6, noisy and localized mirror descent in lp geometry, 1 < p ≤ 2 | [`lp_mirror_descent`](mod@lp_mirror_descent) | here |
 //!
 //! The geometry (p-norm and entropic mirror maps, the certified Bregman step, the LMOs) is
 //! `crate::geometry::mirror`. Privacy comes from [`crate::optim::PrivateRelease`]: the paper's
@@ -15,8 +16,15 @@
 
 pub mod entropic_smd;
 pub mod frank_wolfe;
+pub mod localized_mirror_descent;
+pub mod lp_mirror_descent;
 pub mod noisy_mirror_descent;
 
 pub use entropic_smd::{EntropicSmdConfig, entropic_smd};
 pub use frank_wolfe::{FrankWolfeConfig, FrankWolfeRun, FwPrivacy, Polytope};
+pub use localized_mirror_descent::{
+    BatchRule, Geometry, LocalizedConfig, LocalizedRun, Phase, PhaseRecord, ReductionRun,
+    StronglyConvexReductionConfig, localized_mirror_descent, phase_objective_minimiser, strongly_convex_reduction,
+};
+pub use lp_mirror_descent::{Average, Domain, LpMirrorDescentConfig, StepRule, lp_l2_sensitivity, lp_mirror_descent};
 pub use noisy_mirror_descent::{MirrorMap, NoisyMirrorDescentConfig, noisy_mirror_descent};
