@@ -78,6 +78,19 @@ fn cli_l1_runs_report_their_privacy_and_are_deterministic() {
         assert_ne!(dpref(&fw).stdout, dpref(&other_seed).stdout, "the seed drives the permutation and noise");
     }
 
+    let mut localized = vec!["run", "localized-mirror-descent", "--domain", "l1:1", "--epsilon", "1", "--delta"];
+    localized.extend(["1e-5", "--neighbouring", "replace-one", "--phases", "3"]);
+    localized.extend(base);
+    let v = json(&localized);
+    let eps = v["privacy"]["epsilon"].as_f64().unwrap();
+    // phases at (ε/2, ε/4, ε/8): their sequential RDP composition is below ε = 1 (and above the
+    // first phase's 0.5)
+    assert!(eps <= 1.0 && eps >= 0.5, "{eps}");
+    assert_eq!(v["privacy"]["sampling"], "phase-blocks");
+    let x: Vec<f64> = v["x"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert!(x.iter().map(|v| v.abs()).sum::<f64>() <= 1.0 + 1e-9, "{x:?}");
+    assert_eq!(dpref(&localized).stdout, dpref(&localized).stdout);
+
     let mut smd = vec!["run", "entropic-mirror-descent", "--domain", "simplex", "--sigma", "0", "--rounds", "2"];
     smd.extend(base);
     let v = json(&smd);
@@ -193,6 +206,60 @@ fn cli_l1_refuses_what_no_accountant_or_algorithm_covers() {
             "replace-one",
             "--phases",
             "0",
+        ],
+        // localized mirror descent sets its schedule and step itself
+        vec![
+            "localized-mirror-descent",
+            "--domain",
+            "l1:1",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-5",
+            "--neighbouring",
+            "replace-one",
+            "--steps",
+            "5",
+        ],
+        vec![
+            "localized-mirror-descent",
+            "--domain",
+            "l1:1",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-5",
+            "--neighbouring",
+            "replace-one",
+            "--learning-rate",
+            "0.3",
+        ],
+        vec![
+            "localized-mirror-descent",
+            "--domain",
+            "l1:1",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-5",
+            "--neighbouring",
+            "replace-one",
+            "--batch-size",
+            "8",
+        ],
+        vec!["localized-mirror-descent", "--domain", "l1:1", "--epsilon", "1", "--delta", "1e-5"],
+        vec![
+            "localized-mirror-descent",
+            "--domain",
+            "l1:1",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-5",
+            "--neighbouring",
+            "replace-one",
+            "--phases",
+            "30",
         ],
         // entropic mirror descent: non-private, simplex only
         vec!["entropic-mirror-descent", "--domain", "simplex", "--epsilon", "1", "--delta", "1e-5"],

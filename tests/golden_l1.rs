@@ -1,13 +1,13 @@
 //! Golden snapshots of short seeded runs of the \[AFKT\] l1-geometry algorithms (insta, stored
 //! under golden/optim/, floats rounded to 10 significant digits as in `golden_optim.rs`): noisy
-//! mirror descent with both mirror maps, private Frank–Wolfe with both selections and without
-//! noise, and entropic mirror descent. A changed trajectory, event list or ε fails them.
+//! mirror descent with both mirror maps, localized mirror descent (l1 and lp), lp mirror descent,
+//! private Frank–Wolfe with both selections and without noise, and entropic mirror descent. A changed trajectory, event list or ε fails them.
 
 use dpref::data::l1_problems::{LeastSquaresL1, LinearSigns};
 use dpref::loss::Loss;
 use dpref::optim::l1::{
-    EntropicSmdConfig, FrankWolfeConfig, FwPrivacy, MirrorMap, NoisyMirrorDescentConfig, Polytope, entropic_smd,
-    noisy_mirror_descent,
+    EntropicSmdConfig, FrankWolfeConfig, FwPrivacy, Geometry, LocalizedConfig, LpMirrorDescentConfig, MirrorMap,
+    NoisyMirrorDescentConfig, Polytope, entropic_smd, noisy_mirror_descent,
 };
 use dpref::optim::{NoTrace, Privacy, Run, SelectionMechanism};
 use dpref::rng::{Seeds, Stream};
@@ -80,4 +80,29 @@ fn golden_entropic_mirror_descent() {
     let cfg = EntropicSmdConfig::new(2, 0.1).unwrap();
     let run = entropic_smd(&problem.data, Loss::Linear, &cfg, Seeds::new(7), &mut NoTrace).unwrap();
     snapshot("l1_entropic_smd", summary(&run));
+}
+
+#[test]
+fn golden_localized_and_lp_mirror_descent() {
+    let problem = least_squares();
+    let l = problem.lipschitz_l1(1.0);
+    let target = Privacy::Target { epsilon: 2.0, delta: 1e-5 };
+    for (name, geometry) in [("l1_localized", Geometry::L1), ("l1_localized_lp", Geometry::Lp { p: 1.5 })] {
+        let mut cfg = LocalizedConfig::new(geometry, 1.0, l, target).unwrap();
+        cfg.phases_k = Some(3);
+        let localized = cfg.run(&problem.data, Loss::Squared, Seeds::new(8)).unwrap();
+        let steps: Vec<u64> = localized.phases.iter().map(|record| record.run.steps).collect();
+        snapshot(
+            name,
+            json!({
+                "x": localized.x.iter().map(|&v| round(v)).collect::<Vec<_>>(),
+                "phase_steps": steps,
+                "events": format!("{:?}", localized.events.as_event()),
+                "epsilon": localized.privacy.epsilon.map(round),
+            }),
+        );
+    }
+    let cfg = LpMirrorDescentConfig::new(20, 1.5, 1.0, l, 32, target).unwrap();
+    let run = cfg.run(&problem.data, Loss::Squared, Seeds::new(9)).unwrap();
+    snapshot("l1_lp_mirror_descent", summary(&run));
 }

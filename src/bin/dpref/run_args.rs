@@ -39,6 +39,10 @@ pub(crate) enum AlgorithmArg {
     #[value(help = "Noisy stochastic mirror descent ([AFKT] Alg. 1) over --domain l1:<r>; --clip is L, the \
                     bound on |grad f|_inf; replace-one")]
     NoisyMirrorDescent,
+    #[value(help = "Localized noisy mirror descent ([AFKT] Alg. 2, DP-SCO) over --domain l1:<r>: --phases k \
+                    phases on fresh disjoint blocks, each Alg. 1 on a regularised objective at (2^-i eps, delta); \
+                    the schedule and Theorem 4's step are the paper's; replace-one")]
+    LocalizedMirrorDescent,
     #[value(help = "Private variance-reduced Frank-Wolfe ([AFKT] Alg. 3) over --domain l1:<r> or simplex; pure \
                     --epsilon (no --delta); --phases T, --batch-size b (root batch, a multiple of 2^T)")]
     PrivateFrankWolfe,
@@ -245,7 +249,7 @@ pub(crate) struct RunArgs {
     /// private-frank-wolfe: the private vertex selection.
     #[arg(long, value_enum, help_heading = AFKT_HEADING)]
     pub(crate) selection: Option<SelectionArg>,
-    /// private-frank-wolfe: T, the number of phases (K = 2^(T+1) - 2 steps).
+    /// private-frank-wolfe: T, the number of phases (K = 2^(T+1) - 2 steps); localized-mirror-descent: k.
     #[arg(long, value_parser = whole_u64, help_heading = AFKT_HEADING)]
     pub(crate) phases: Option<u64>,
     /// entropic-mirror-descent: passes over the data.

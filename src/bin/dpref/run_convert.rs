@@ -19,6 +19,7 @@ impl From<AlgorithmArg> for Algorithm {
             AlgorithmArg::Dp2Adagrad => Algorithm::Dp2Adagrad,
             AlgorithmArg::Dp2Yogi => Algorithm::Dp2Yogi,
             AlgorithmArg::NoisyMirrorDescent => Algorithm::NoisyMirrorDescent,
+            AlgorithmArg::LocalizedMirrorDescent => Algorithm::LocalizedMirrorDescent,
             AlgorithmArg::PrivateFrankWolfe => Algorithm::PrivateFrankWolfe,
             AlgorithmArg::EntropicMirrorDescent => Algorithm::EntropicMirrorDescent,
         }

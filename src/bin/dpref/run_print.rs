@@ -14,8 +14,12 @@ pub(crate) fn print(args: &RunArgs, spec: &RunSpec, outcome: &RunOutcome) -> Str
     // Frank–Wolfe and entropic mirror descent make one pass over a random permutation per round:
     // no sampling rate; Frank–Wolfe's ε is its per-sample ledger's (pure DP), not the RDP
     // accountant's.
-    let permutation = matches!(spec.algorithm, Algorithm::PrivateFrankWolfe | Algorithm::EntropicMirrorDescent);
-    let (sampling, q) = if permutation { ("permutation", None) } else { (scheme.name(), Some(scheme.rate())) };
+    // Localized mirror descent samples without replacement inside each phase's own block.
+    let (sampling, q) = match spec.algorithm {
+        Algorithm::PrivateFrankWolfe | Algorithm::EntropicMirrorDescent => ("permutation", None),
+        Algorithm::LocalizedMirrorDescent => ("phase-blocks", None),
+        _ => (scheme.name(), Some(scheme.rate())),
+    };
     if args.json {
         let mut v = json!({
             "algorithm": name,
@@ -62,8 +66,8 @@ pub(crate) fn print(args: &RunArgs, spec: &RunSpec, outcome: &RunOutcome) -> Str
             num(e),
             run.privacy.delta.map_or_else(|| "?".to_string(), num),
             num(run.privacy.sigma),
-            scheme.name(),
-            num(scheme.rate()),
+            sampling,
+            q.map_or_else(|| "per phase".to_string(), num),
             neighbouring.name()
         ),
         None => format!("  privacy: no claim (noise multiplier {}, clip {})\n", num(run.privacy.sigma), args.clip),

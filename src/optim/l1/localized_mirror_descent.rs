@@ -1,6 +1,6 @@
 //! Localized noisy mirror descent for DP-SCO over an l1-bounded domain — \[AFKT\] Algorithm 2
 //! (Sec. 3.2, Theorem 4); the same phase loop runs Algorithm 6 (App. B.2) for lp geometry
-//! ([`crate::optim::l1::lp_mirror_descent`]), and the strongly convex reduction of Sec. 5 wraps it.
+//! ([`crate::optim::l1::lp_mirror_descent()`]), and the strongly convex reduction of Sec. 5 wraps it.
 //!
 //! Input: dataset, loss, [`LocalizedConfig`] (X = {‖x‖₁ ≤ R}, L, ε, δ, η, x_0). Output:
 //! [`LocalizedRun`] (x_k, every phase's schedule, start, output and run, the executed events and

@@ -12,7 +12,7 @@
 //! 6:   return x̄_T = (1/T) Σ_{k=1}^{T} x_k                      (convex)
 //! 7:   return x̂_T = (2/(T(T+1))) Σ_{k=1}^{T} k x_k             (strongly convex, η_k = 2/(λ(k+1)))
 //! ```
-//! The same loop, [`noisy_mirror_descent_core`], is the inner solver of Algorithms 2 and 6: it
+//! The same loop, `noisy_mirror_descent_core`, is the inner solver of Algorithms 2 and 6: it
 //! has the hooks a localized phase needs (a centre a of the map, `h(x) = φ_c(x − a)`; a ball
 //! `‖x − a‖_p ≤ r` intersected with the domain; a data-independent regulariser gradient
 //! `λ_reg ∇h(x)` added after the release; the strongly convex step; the weighted average). With

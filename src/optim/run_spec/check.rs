@@ -95,8 +95,8 @@ impl RunSpec {
         if self.selection.is_some() && alg != PrivateFrankWolfe {
             return Err(unused("selection", "private-frank-wolfe"));
         }
-        if self.phases.is_some() && alg != PrivateFrankWolfe {
-            return Err(unused("phases", "private-frank-wolfe"));
+        if self.phases.is_some() && !matches!(alg, PrivateFrankWolfe | LocalizedMirrorDescent) {
+            return Err(unused("phases", "private-frank-wolfe and localized-mirror-descent"));
         }
         if self.rounds.is_some() && alg != EntropicMirrorDescent {
             return Err(unused("rounds", "entropic-mirror-descent"));

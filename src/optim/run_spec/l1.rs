@@ -1,8 +1,11 @@
-//! The \[AFKT\] l1-geometry algorithms of a [`RunSpec`]: noisy mirror descent (Alg. 1), private
-//! Frank–Wolfe (Alg. 3) and entropic mirror descent (Alg. 4), resolved on a dataset.
+//! The \[AFKT\] l1-geometry algorithms of a [`RunSpec`]: noisy mirror descent (Alg. 1), localized
+//! noisy mirror descent (Alg. 2), private Frank–Wolfe (Alg. 3) and entropic mirror descent
+//! (Alg. 4), resolved on a dataset.
 //!
 //! Rules (each refusal names the parameter): the domain is `l1:<r>` (mirror descent, Frank–Wolfe)
-//! or `simplex` (Frank–Wolfe, entropic mirror descent); `clip` is L, the bound
+//! or `simplex` (Frank–Wolfe, entropic mirror descent); localized mirror descent takes its phase
+//! schedule (k = `phases`, n_i, b_i, T_i) and Theorem 4's base step from the paper, so `steps`,
+//! `sampling`, `batch_size` and `learning_rate` do not apply to it; `clip` is L, the bound
 //! `‖∇f‖_∞ ≤ L` that the algorithms enforce per example; the relation is replace-one, the
 //! paper's (the samplers they use — b without replacement, one permutation — are accounted under
 //! it only). Frank–Wolfe is pure ε-DP (`epsilon` without `delta`; the approximate-DP variant is
@@ -18,8 +21,11 @@ use crate::data::Dataset;
 use crate::error::Result;
 use crate::geometry::Domain;
 use crate::geometry::mirror::l1_geometry_exponent;
-use crate::optim::l1::{EntropicSmdConfig, FrankWolfeConfig, FwPrivacy, MirrorMap, NoisyMirrorDescentConfig, Polytope};
-use crate::optim::{OutputPoint, SelectionMechanism};
+use crate::optim::l1::{
+    EntropicSmdConfig, FrankWolfeConfig, FwPrivacy, Geometry, LocalizedConfig, LocalizedRun, MirrorMap,
+    NoisyMirrorDescentConfig, Polytope,
+};
+use crate::optim::{OutputPoint, ReleaseSummary, Run, SelectionMechanism};
 use crate::sampling::BatchSampler;
 
 impl RunSpec {
@@ -45,6 +51,7 @@ impl RunSpec {
         let n = data.n();
         let (job, steps, sampling) = match alg {
             Algorithm::NoisyMirrorDescent => self.mirror_descent_job(lipschitz, data)?,
+            Algorithm::LocalizedMirrorDescent => self.localized_job(lipschitz, data)?,
             Algorithm::PrivateFrankWolfe => self.frank_wolfe_job(lipschitz, n)?,
             _ => self.entropic_job(n)?,
         };
@@ -81,6 +88,36 @@ impl RunSpec {
         cfg.step_size_eta = Some(self.learning_rate);
         cfg.output = self.averaged_output()?;
         Ok((Job::NoisyMirrorDescent(cfg), steps, sampler.scheme(n)))
+    }
+
+    /// \[AFKT\] Alg. 2: phases k (default ⌊log₂ n⌋) on fresh disjoint blocks, each Alg. 1 on the
+    /// regularised F_i calibrated to (2^{−i}ε, δ); the run's ε is the sequential composition.
+    fn localized_job(&self, lipschitz: f64, data: &Dataset) -> Result<(Job, u64, SamplingScheme)> {
+        let radius = self.l1_radius()?;
+        for (parameter, given) in [
+            ("steps", self.steps.is_some()),
+            ("sampling", self.sampling.is_some()),
+            ("batch_size", self.batch_size.is_some()),
+            ("learning_rate", self.learning_rate != RunSpec::DEFAULT_LEARNING_RATE),
+        ] {
+            if given {
+                return Err(refuse(
+                    parameter,
+                    format!(
+                        "localized-mirror-descent sets `{parameter}` itself (the phase schedule of [AFKT] Alg. 2 \
+                         and Theorem 4's base step): give `phases` to change the number of phases"
+                    ),
+                ));
+            }
+        }
+        if self.output.is_some() {
+            return Err(refuse("output", "localized-mirror-descent returns the last phase's output x_k"));
+        }
+        let mut cfg = LocalizedConfig::new(Geometry::L1, radius, lipschitz, self.privacy()?)?;
+        cfg.phases_k = self.phases;
+        let schedule = cfg.schedule(data.n(), data.d())?;
+        let steps = schedule.iter().map(|phase| phase.steps_t_i).sum();
+        Ok((Job::Localized(cfg), steps, SamplingScheme::Full))
     }
 
     /// \[AFKT\] Alg. 3: T phases (default: the largest T ≤ 4 whose smallest root batch fits), root
@@ -231,4 +268,14 @@ fn sampling_name(s: Sampling) -> &'static str {
         Sampling::WithReplacement => "with-replacement",
         Sampling::Full => "full",
     }
+}
+
+/// A localized run as a [`Run`]: x = x_last = x_k, the steps of every phase, the executed events
+/// and their sequential privacy reading.
+pub(super) fn localized_run(localized: LocalizedRun) -> Run {
+    let steps = localized.phases.iter().map(|record| record.run.steps).sum();
+    let releases = localized.phases.iter().map(|record| record.run.releases).sum();
+    let neighbouring = (!localized.events.is_empty()).then_some(localized.neighbouring);
+    let summary = ReleaseSummary { events: localized.events, privacy: localized.privacy, releases, neighbouring };
+    Run::new(localized.x.clone(), localized.x, steps, summary)
 }

@@ -55,6 +55,8 @@ pub enum Algorithm {
     Dp2Yogi,
     /// Noisy stochastic mirror descent (\[AFKT\] Alg. 1) over an l1 ball.
     NoisyMirrorDescent,
+    /// Localized noisy mirror descent (\[AFKT\] Alg. 2, DP-SCO) over an l1 ball.
+    LocalizedMirrorDescent,
     /// Private variance-reduced Frank–Wolfe (\[AFKT\] Alg. 3) over an l1 ball or the simplex.
     PrivateFrankWolfe,
     /// Non-private stochastic mirror descent with KL on the simplex (\[AFKT\] Alg. 4).
@@ -76,6 +78,7 @@ impl Algorithm {
             Algorithm::Dp2Adagrad => "dp2-adagrad",
             Algorithm::Dp2Yogi => "dp2-yogi",
             Algorithm::NoisyMirrorDescent => "noisy-mirror-descent",
+            Algorithm::LocalizedMirrorDescent => "localized-mirror-descent",
             Algorithm::PrivateFrankWolfe => "private-frank-wolfe",
             Algorithm::EntropicMirrorDescent => "entropic-mirror-descent",
         }
@@ -83,7 +86,13 @@ impl Algorithm {
 
     /// The \[AFKT\] l1-geometry family.
     pub fn is_l1(self) -> bool {
-        matches!(self, Algorithm::NoisyMirrorDescent | Algorithm::PrivateFrankWolfe | Algorithm::EntropicMirrorDescent)
+        matches!(
+            self,
+            Algorithm::NoisyMirrorDescent
+                | Algorithm::LocalizedMirrorDescent
+                | Algorithm::PrivateFrankWolfe
+                | Algorithm::EntropicMirrorDescent
+        )
     }
 
     /// The \[LZLRMS\] DP² family.
@@ -276,13 +285,17 @@ pub struct RunSpec {
     pub mirror_map: Option<L1MirrorMap>,
     /// private-frank-wolfe: the vertex selection (default report-noisy-min, the paper's).
     pub selection: Option<crate::optim::SelectionMechanism>,
-    /// private-frank-wolfe: T, the number of phases (default: see `RunSpec::plan`).
+    /// private-frank-wolfe: T, the number of phases (default: see `RunSpec::plan`);
+    /// localized-mirror-descent: k, the number of phases (default ⌊log₂ n⌋).
     pub phases: Option<u32>,
     /// entropic-mirror-descent: R, passes over the data (default 1).
     pub rounds: Option<u64>,
 }
 
 impl RunSpec {
+    /// The learning rate a new spec starts with (the CLI's default).
+    pub const DEFAULT_LEARNING_RATE: f64 = 0.1;
+
     /// The CLI's defaults for `algorithm` and `loss`: no privacy setting yet (give `epsilon` and
     /// `delta`, or `sigma`), learning rate 0.1, clip 1, unconstrained, seed 0.
     pub fn new(algorithm: Algorithm, loss: RunLoss) -> Self {
@@ -298,7 +311,7 @@ impl RunSpec {
             batch_size: None,
             sampling: None,
             steps: None,
-            learning_rate: 0.1,
+            learning_rate: RunSpec::DEFAULT_LEARNING_RATE,
             clip: Some(1.0),
             domain: Domain::Unconstrained,
             output: None,

@@ -34,6 +34,7 @@ pub(super) enum Job {
     Algorithm1(Algorithm1Config),
     Dp2(Dp2Config),
     NoisyMirrorDescent(crate::optim::l1::NoisyMirrorDescentConfig),
+    Localized(crate::optim::l1::LocalizedConfig),
     FrankWolfe(crate::optim::l1::FrankWolfeConfig),
     EntropicSmd(crate::optim::l1::EntropicSmdConfig),
 }
@@ -499,6 +500,7 @@ impl RunPlan<'_> {
                 crate::optim::l1::noisy_mirror_descent(data, m.loss, cfg, seeds, observer)?
             }
             (Job::FrankWolfe(cfg), RunModel::Glm(m)) => cfg.run(data, m.loss, seeds)?.run,
+            (Job::Localized(cfg), RunModel::Glm(m)) => super::l1::localized_run(cfg.run(data, m.loss, seeds)?),
             (Job::EntropicSmd(cfg), RunModel::Glm(m)) => {
                 crate::optim::l1::entropic_smd(data, m.loss, cfg, seeds, observer)?
             }
@@ -506,6 +508,7 @@ impl RunPlan<'_> {
                 Job::DpSgd(_)
                 | Job::AdaptiveNoise(_)
                 | Job::NoisyMirrorDescent(_)
+                | Job::Localized(_)
                 | Job::FrankWolfe(_)
                 | Job::EntropicSmd(_),
                 RunModel::Mlp(_),
