@@ -85,7 +85,7 @@ fn cli_l1_runs_report_their_privacy_and_are_deterministic() {
     let eps = v["privacy"]["epsilon"].as_f64().unwrap();
     // phases at (ε/2, ε/4, ε/8): their sequential RDP composition is below ε = 1 (and above the
     // first phase's 0.5)
-    assert!(eps <= 1.0 && eps >= 0.5, "{eps}");
+    assert!((0.5..=1.0).contains(&eps), "{eps}");
     assert_eq!(v["privacy"]["sampling"], "phase-blocks");
     let x: Vec<f64> = v["x"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
     assert!(x.iter().map(|v| v.abs()).sum::<f64>() <= 1.0 + 1e-9, "{x:?}");
