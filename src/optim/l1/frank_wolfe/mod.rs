@@ -183,7 +183,10 @@ pub enum FwPrivacy {
         epsilon: f64,
     },
     /// (ε, δ)-DP by advanced composition and amplification by shuffling (Lemma 4.4): not
-    /// implemented; [`FrankWolfeConfig::new`] refuses it with `Unsupported`.
+    /// implemented; [`FrankWolfeConfig::new`] refuses it with `Unsupported`. Without the
+    /// shuffling step it would gain nothing: a right child at depth T holds 2^{−T}b samples of
+    /// sensitivity `Δ_T = 4R_cL2^T/b` and lies below one leaf only, so its selection alone needs
+    /// `λ ≥ 2Δ_T/ε`, which is the pure variant's λ_T (composition cannot help a single event).
     Approximate {
         /// ε.
         epsilon: f64,
@@ -281,8 +284,9 @@ impl FrankWolfeConfig {
                     event: "AFKT Algorithm 3, approximate (eps, delta)-DP (Lemma 4.4)".into(),
                     neighbouring: Neighbouring::ReplaceOne.name().into(),
                     accountant: "per-sample ledger",
-                    reason: "advanced composition per subtree and amplification by shuffling are not implemented; \
-                             use pure epsilon-DP"
+                    reason: "amplification by shuffling is not implemented, and without it the per-subtree \
+                             composition gains nothing over pure epsilon-DP (the deepest right child is one \
+                             selection of sensitivity 4 R L 2^T / b); use pure epsilon-DP"
                         .into(),
                 });
             }
