@@ -9,6 +9,12 @@
 //!   at the right child: the certified bound is ≤ the ledger's ε and ≥ 0.45 of it; the scale λ
 //!   halved, and the printed sensitivity reading (`SensitivityReading::AsPrinted`) against the
 //!   requested ε, are flagged.
+//! * Not audited here: a sample reused in two nodes (the ledger's twin). It is expressible as a
+//!   mechanism (duplicate the replaced record so that the permutation puts one copy in the root
+//!   and one in u1: D = [a, z, z] vs D′ = [a, z′, z′]), but on this instance its exact conditional
+//!   loss is 1.62 at a claim of 4 (measured while designing; the reuse's ledger is 6): the root's
+//!   share is small here, so no sampled audit can flag it. `fw_ledger_puts_each_sample_in_exactly_one_vertex`
+//!   (tests/l1_frank_wolfe.rs) checks the reuse through the ledger itself.
 //!
 //! Thresholds and margins (all audits). Each audit uses a threshold fixed before sampling
 //! (`ThresholdStrategy::Fixed`, Clopper–Pearson at β/8 per bound, 4 attacks × 2 bounds), chosen
