@@ -286,6 +286,7 @@ impl LpMirrorDescentConfig {
         check::positive("radius R", self.radius_r)?;
         check::positive("Lipschitz constant L", self.lipschitz_l)?;
         check::positive("step tolerance", self.step_tolerance)?;
+        self.privacy.validate()?;
         if self.batch_size_b == 0 {
             return Err(Error::invalid("batch size b", 0, ">= 1"));
         }

@@ -120,6 +120,7 @@ impl NoisyMirrorDescentConfig {
         check::positive("radius R", self.radius_r)?;
         check::positive("Lipschitz constant L", self.lipschitz_l)?;
         check::positive("step tolerance", self.step_tolerance)?;
+        self.privacy.validate()?;
         if let BatchSampler::WithoutReplacement { batch_size: 0 } = self.sampler {
             return Err(Error::invalid("batch size b", 0, ">= 1"));
         }

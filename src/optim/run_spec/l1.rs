@@ -25,7 +25,7 @@ use crate::optim::l1::{
     EntropicSmdConfig, FrankWolfeConfig, FwPrivacy, Geometry, LocalizedConfig, LocalizedRun, MirrorMap,
     NoisyMirrorDescentConfig, Polytope,
 };
-use crate::optim::{OutputPoint, ReleaseSummary, Run, SelectionMechanism};
+use crate::optim::{ReleaseSummary, Run, SelectionMechanism};
 use crate::sampling::BatchSampler;
 
 impl RunSpec {
@@ -243,21 +243,6 @@ impl RunSpec {
             ));
         }
         Ok(b)
-    }
-
-    /// average0 (default), average1 or last.
-    fn averaged_output(&self) -> Result<OutputPoint> {
-        Ok(match self.output.unwrap_or(Output::Average0) {
-            Output::Average0 => OutputPoint::AverageFromZero,
-            Output::Average1 => OutputPoint::AverageFromOne,
-            Output::Last => OutputPoint::Last,
-            Output::Random => {
-                return Err(refuse(
-                    "output",
-                    format!("{} takes `output` average0, average1 or last", self.algorithm.name()),
-                ));
-            }
-        })
     }
 }
 

@@ -273,14 +273,9 @@ impl RunSpec {
         })
     }
 
-    /// The clip radius (∞: no clipping).
-    fn clip_radius(&self) -> f64 {
-        self.clip.unwrap_or(f64::INFINITY)
-    }
-
-    /// DP-SGD, PASAN or PAGAN.
-    fn sgd_job(&self, c: &Common, d: usize) -> Result<Job> {
-        let output = match self.output.unwrap_or(Output::Average0) {
+    /// `output` average0 (default), average1 or last.
+    pub(super) fn averaged_output(&self) -> Result<OutputPoint> {
+        Ok(match self.output.unwrap_or(Output::Average0) {
             Output::Average0 => OutputPoint::AverageFromZero,
             Output::Average1 => OutputPoint::AverageFromOne,
             Output::Last => OutputPoint::Last,
@@ -293,7 +288,17 @@ impl RunSpec {
                     ),
                 ));
             }
-        };
+        })
+    }
+
+    /// The clip radius (∞: no clipping).
+    fn clip_radius(&self) -> f64 {
+        self.clip.unwrap_or(f64::INFINITY)
+    }
+
+    /// DP-SGD, PASAN or PAGAN.
+    fn sgd_job(&self, c: &Common, d: usize) -> Result<Job> {
+        let output = self.averaged_output()?;
         let clip = self.clip_radius();
         if self.algorithm == Algorithm::DpSgd {
             let mut cfg = DpSgdConfig::new(c.steps, self.learning_rate, clip, 1.0, c.privacy)?;
