@@ -270,132 +270,8 @@ pub fn bregman_step_l1_lp(
     tol: f64,
     max_iterations: u32,
 ) -> Result<BregmanStep> {
-    let (big_r, r) = (check::positive("l1 radius R", l1_radius)?, lp_radius);
-    if r.is_nan() || r <= 0.0 {
-        return Err(Error::invalid("lp radius r", r, "> 0 (infinite: no lp ball)"));
-    }
-    check::positive("tolerance", tol)?;
-    check::all_finite("theta", theta)?;
-    check::all_finite("centre a", a)?;
-    let d = a.len();
-    if theta.len() != d {
-        return Err(Error::invalid("theta length", theta.len(), "equal to the centre's"));
-    }
-    if crate::linalg::norm_l1(a) > big_r {
-        return Err(Error::invalid("centre a", "outside the l1 ball", "with ||a||_1 <= R"));
-    }
-    let (mut w, mut grad, mut x) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
-    // x(y) = a + ∇G*(θ − y), and s(y)
-    let mut primal = |y: &[f64], x: &mut [f64]| {
-        for j in 0..d {
-            w[j] = theta[j] - y[j];
-        }
-        let g_star = ball_conjugate(map, r, &w, &mut grad);
-        for j in 0..d {
-            x[j] = a[j] + grad[j];
-        }
-        w.iter().zip(a).map(|(wj, aj)| wj * aj).sum::<f64>() + g_star
-    };
-    // Φ(x) at the feasible point x_f = a + t(x − a), t the largest in [0, 1] with ‖x_f‖₁ ≤ R
-    let objective = |x: &mut [f64]| -> f64 {
-        if crate::linalg::norm_l1(x) > big_r {
-            let dir: Vec<f64> = x.iter().zip(a).map(|(xj, aj)| xj - aj).collect();
-            let fits = |t: f64| dir.iter().zip(a).map(|(dj, aj)| (aj + t * dj).abs()).sum::<f64>() <= big_r;
-            let (mut lo, mut hi) = (0.0f64, 1.0f64);
-            for _ in 0..200 {
-                let mid = 0.5 * (lo + hi);
-                if mid <= lo || mid >= hi {
-                    break;
-                }
-                if fits(mid) { lo = mid } else { hi = mid }
-            }
-            for ((xj, dj), aj) in x.iter_mut().zip(&dir).zip(a) {
-                *xj = aj + lo * dj;
-            }
-            // the l1 norm as `norm_l1` evaluates it may differ by ulps from the sum above
-            super::shrink_until(x, |_| true, |x| crate::linalg::norm_l1(x) <= big_r);
-        }
-        let u: Vec<f64> = x.iter().zip(a).map(|(xj, aj)| xj - aj).collect();
-        map.value(&u) - x.iter().zip(theta).map(|(xj, tj)| xj * tj).sum::<f64>()
-    };
-    let gap_at = |s: f64, y: &[f64], phi: f64| phi + s + big_r * norm_linf(y);
-    // Fast path: y = 0
-    let mut y = vec![0.0; d];
-    let s0 = primal(&y, &mut x);
-    if crate::linalg::norm_l1(&x) <= big_r {
-        let phi = objective(&mut x);
-        let gap = gap_at(s0, &y, phi);
-        if gap <= tol {
-            return Ok(BregmanStep { x, gap: gap.max(0.0), iterations: 0 });
-        }
-    }
-    // Centred ball, no lp ball (Algs. 1 and 5): the KKT conditions give x = ∇φ*(S_λ(θ)), S_λ the
-    // soft threshold (∇φ_c(x) = θ − λ·sign), with the λ ≥ 0 at which ‖x‖₁ = R found by bisection
-    // (‖x(λ)‖₁ decreases in λ; x(‖θ‖_∞) = 0). Its dual point y = θ − S_λ(θ) certifies the result.
-    if r.is_infinite() && a.iter().all(|v| *v == 0.0) {
-        let mut soft = vec![0.0; d];
-        let mut at = |lambda: f64, x: &mut [f64]| {
-            for (sj, tj) in soft.iter_mut().zip(theta) {
-                *sj = tj.signum() * (tj.abs() - lambda).max(0.0);
-            }
-            map.conjugate_gradient(&soft, x);
-        };
-        let (mut lo, mut hi) = (0.0f64, norm_linf(theta));
-        for _ in 0..2000 {
-            let mid = 0.5 * (lo + hi);
-            if mid <= lo || mid >= hi {
-                break;
-            }
-            at(mid, &mut x);
-            if crate::linalg::norm_l1(&x) <= big_r { hi = mid } else { lo = mid }
-        }
-        for (yj, tj) in y.iter_mut().zip(theta) {
-            *yj = tj.signum() * tj.abs().min(hi);
-        }
-        let s = primal(&y, &mut x);
-        let phi = objective(&mut x);
-        let gap = gap_at(s, &y, phi);
-        if gap <= tol {
-            return Ok(BregmanStep { x, gap: gap.max(0.0), iterations: 1 });
-        }
-    }
-    let tau = map.c / (map.q() - 1.0);
-    let (mut z, mut y_prev, mut t) = (y.clone(), y.clone(), 1.0f64);
-    let mut xz = vec![0.0; d];
-    let mut best = None::<(f64, Vec<f64>)>;
-    for k in 1..=max_iterations {
-        // prox-gradient step at z: ∇s(z) = −x(z)
-        primal(&z, &mut xz);
-        let mut v: Vec<f64> = z.iter().zip(&xz).map(|(zj, xj)| zj + tau * xj).collect();
-        let mut proj = v.clone();
-        crate::geometry::project_l1_ball(&mut proj, tau * big_r);
-        for (vj, pj) in v.iter_mut().zip(&proj) {
-            *vj -= pj;
-        }
-        y_prev.copy_from_slice(&y);
-        y = v;
-        let t_next = 0.5 * (1.0 + (1.0 + 4.0 * t * t).sqrt());
-        for j in 0..d {
-            z[j] = y[j] + ((t - 1.0) / t_next) * (y[j] - y_prev[j]);
-        }
-        t = t_next;
-        // certificate at y
-        let s = primal(&y, &mut x);
-        let phi = objective(&mut x);
-        let gap = gap_at(s, &y, phi);
-        if best.as_ref().is_none_or(|(g, _)| gap < *g) {
-            best = Some((gap, x.clone()));
-        }
-        if gap <= tol {
-            return Ok(BregmanStep { x, gap: gap.max(0.0), iterations: k });
-        }
-    }
-    let reached = best.map_or(f64::INFINITY, |(g, _)| g);
-    Err(Error::invalid(
-        "Bregman step",
-        format!("duality gap {reached:.3e} after {max_iterations} iterations"),
-        "a gap within the tolerance (raise max_iterations or the tolerance)",
-    ))
+    let outer = OuterBall::L1 { radius: check::positive("l1 radius R", l1_radius)? };
+    bregman_step_in(map, theta, a, outer, lp_radius, tol, max_iterations)
 }
 
 /// The Euclidean projection of v onto the lp ball `{‖w‖_p ≤ ρ}`, `1 < p ≤ 2`, in place: v itself
@@ -476,7 +352,81 @@ pub fn bregman_step_lp_lp(
     tol: f64,
     max_iterations: u32,
 ) -> Result<BregmanStep> {
-    let (big_r, r, p, q) = (check::positive("lp radius R", outer_radius)?, lp_radius, map.p, map.q());
+    let outer = OuterBall::Lp { p: map.p, q: map.q(), radius: check::positive("lp radius R", outer_radius)? };
+    bregman_step_in(map, theta, a, outer, lp_radius, tol, max_iterations)
+}
+
+/// The outer ball of a Bregman step: `{‖x‖₁ ≤ R}` (\[AFKT\] Alg. 2) or `{‖x‖_p ≤ R}` with the
+/// map's p (Algs. 5–6).
+#[derive(Debug, Clone, Copy)]
+enum OuterBall {
+    L1 { radius: f64 },
+    Lp { p: f64, q: f64, radius: f64 },
+}
+
+impl OuterBall {
+    fn radius(self) -> f64 {
+        match self {
+            OuterBall::L1 { radius } | OuterBall::Lp { radius, .. } => radius,
+        }
+    }
+
+    /// The refusal of a centre outside the ball: (value, constraint).
+    fn outside(self) -> (&'static str, &'static str) {
+        match self {
+            OuterBall::L1 { .. } => ("outside the l1 ball", "with ||a||_1 <= R"),
+            OuterBall::Lp { .. } => ("outside the lp ball", "with ||a||_p <= R"),
+        }
+    }
+
+    /// `‖x‖ ≤ R` as the norm is evaluated.
+    fn contains(self, x: &[f64]) -> bool {
+        match self {
+            OuterBall::L1 { radius } => crate::linalg::norm_l1(x) <= radius,
+            OuterBall::Lp { p, radius, .. } => norm_lp(x, p) <= radius,
+        }
+    }
+
+    /// Whether `a + t·dir` is in the ball (the bisection of the primal shrink).
+    fn contains_along(self, a: &[f64], dir: &[f64], t: f64) -> bool {
+        match self {
+            OuterBall::L1 { radius } => dir.iter().zip(a).map(|(dj, aj)| (aj + t * dj).abs()).sum::<f64>() <= radius,
+            OuterBall::Lp { .. } => {
+                let z: Vec<f64> = dir.iter().zip(a).map(|(dj, aj)| aj + t * dj).collect();
+                self.contains(&z)
+            }
+        }
+    }
+
+    /// The support function `R‖y‖_*` (`R‖y‖_∞`, `R‖y‖_q`).
+    fn support(self, y: &[f64]) -> f64 {
+        match self {
+            OuterBall::L1 { radius } => radius * norm_linf(y),
+            OuterBall::Lp { q, radius, .. } => radius * norm_lp(y, q),
+        }
+    }
+
+    /// The Euclidean projection onto the ball of radius ρ, in place.
+    fn project(self, v: &mut [f64], rho: f64) {
+        match self {
+            OuterBall::L1 { .. } => crate::geometry::project_l1_ball(v, rho),
+            OuterBall::Lp { p, .. } => project_lp_ball(v, p, rho),
+        }
+    }
+}
+
+/// The dual method shared by [`bregman_step_l1_lp`] and [`bregman_step_lp_lp`] (see their docs):
+/// `min { φ_c(x − a) − ⟨θ, x⟩ : x ∈ outer, ‖x − a‖_p ≤ r }`.
+fn bregman_step_in(
+    map: &PNormMap,
+    theta: &[f64],
+    a: &[f64],
+    outer: OuterBall,
+    lp_radius: f64,
+    tol: f64,
+    max_iterations: u32,
+) -> Result<BregmanStep> {
+    let (big_r, r) = (outer.radius(), lp_radius);
     if r.is_nan() || r <= 0.0 {
         return Err(Error::invalid("lp radius r", r, "> 0 (infinite: no lp ball)"));
     }
@@ -487,13 +437,17 @@ pub fn bregman_step_lp_lp(
     if theta.len() != d {
         return Err(Error::invalid("theta length", theta.len(), "equal to the centre's"));
     }
-    if norm_lp(a, p) > big_r {
-        return Err(Error::invalid("centre a", "outside the lp ball", "with ||a||_p <= R"));
+    if !outer.contains(a) {
+        let (value, constraint) = outer.outside();
+        return Err(Error::invalid("centre a", value, constraint));
     }
     let centred = a.iter().all(|v| *v == 0.0);
-    // The plain step of Algorithm 5 (a = 0, no ball around a): G = φ_c + ι(‖u‖_p ≤ R), x = ∇G*(θ) exactly.
-    let (inner_r, outer_active) = if centred && r.is_infinite() { (big_r, false) } else { (r, true) };
+    // An lp outer ball around a = 0 without a ball around a (Alg. 5's plain step) is G's own ball:
+    // G = φ_c + ι(‖u‖_p ≤ R), and y = 0 is dual optimal (x = ∇G*(θ), the radial cut).
+    let own_ball = matches!(outer, OuterBall::Lp { .. }) && centred && r.is_infinite();
+    let inner_r = if own_ball { big_r } else { r };
     let (mut w, mut grad, mut x) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
+    // x(y) = a + ∇G*(θ − y), and s(y)
     let mut primal = |y: &[f64], x: &mut [f64]| {
         for j in 0..d {
             w[j] = theta[j] - y[j];
@@ -504,54 +458,84 @@ pub fn bregman_step_lp_lp(
         }
         w.iter().zip(a).map(|(wj, aj)| wj * aj).sum::<f64>() + g_star
     };
+    // Φ(x) at the feasible point x_f = a + t(x − a), t the largest in [0, 1] with x_f in the ball
     let objective = |x: &mut [f64]| -> f64 {
-        if norm_lp(x, p) > big_r {
+        if !outer.contains(x) {
             let dir: Vec<f64> = x.iter().zip(a).map(|(xj, aj)| xj - aj).collect();
-            let fits = |t: f64| {
-                let z: Vec<f64> = dir.iter().zip(a).map(|(dj, aj)| aj + t * dj).collect();
-                norm_lp(&z, p) <= big_r
-            };
             let (mut lo, mut hi) = (0.0f64, 1.0f64);
             for _ in 0..200 {
                 let mid = 0.5 * (lo + hi);
                 if mid <= lo || mid >= hi {
                     break;
                 }
-                if fits(mid) { lo = mid } else { hi = mid }
+                if outer.contains_along(a, &dir, mid) { lo = mid } else { hi = mid }
             }
             for ((xj, dj), aj) in x.iter_mut().zip(&dir).zip(a) {
                 *xj = aj + lo * dj;
             }
-            super::shrink_until(x, |_| true, |x| norm_lp(x, p) <= big_r);
+            // the norm as evaluated may differ by ulps from the sum above
+            super::shrink_until(x, |_| true, |x| outer.contains(x));
         }
         let u: Vec<f64> = x.iter().zip(a).map(|(xj, aj)| xj - aj).collect();
         map.value(&u) - x.iter().zip(theta).map(|(xj, tj)| xj * tj).sum::<f64>()
     };
-    let support = |y: &[f64]| if outer_active { big_r * norm_lp(y, q) } else { 0.0 };
-    let gap_at = |s: f64, y: &[f64], phi: f64| phi + s + support(y);
+    let gap_at = |s: f64, y: &[f64], phi: f64| phi + s + if own_ball { 0.0 } else { outer.support(y) };
+    // Fast path: y = 0
     let mut y = vec![0.0; d];
     let s0 = primal(&y, &mut x);
-    if !outer_active {
-        // closed form: the constraint is G's own ball, so y = 0 is dual optimal
+    if own_ball {
         let phi = objective(&mut x);
         return Ok(BregmanStep { x, gap: gap_at(s0, &y, phi).max(0.0), iterations: 0 });
     }
-    if norm_lp(&x, p) <= big_r {
+    if outer.contains(&x) {
         let phi = objective(&mut x);
         let gap = gap_at(s0, &y, phi);
         if gap <= tol {
             return Ok(BregmanStep { x, gap: gap.max(0.0), iterations: 0 });
         }
     }
-    let tau = map.c / (q - 1.0);
+    // Centred l1 ball, no lp ball (Algs. 1 and 5): the KKT conditions give x = ∇φ*(S_λ(θ)), S_λ
+    // the soft threshold (∇φ_c(x) = θ − λ·sign), with the λ ≥ 0 at which ‖x‖₁ = R found by
+    // bisection (‖x(λ)‖₁ decreases in λ; x(‖θ‖_∞) = 0). Its dual point y = θ − S_λ(θ) certifies
+    // the result.
+    if matches!(outer, OuterBall::L1 { .. }) && r.is_infinite() && centred {
+        let mut soft = vec![0.0; d];
+        let mut at = |lambda: f64, x: &mut [f64]| {
+            for (sj, tj) in soft.iter_mut().zip(theta) {
+                *sj = tj.signum() * (tj.abs() - lambda).max(0.0);
+            }
+            map.conjugate_gradient(&soft, x);
+        };
+        let (mut lo, mut hi) = (0.0f64, norm_linf(theta));
+        for _ in 0..2000 {
+            let mid = 0.5 * (lo + hi);
+            if mid <= lo || mid >= hi {
+                break;
+            }
+            at(mid, &mut x);
+            if crate::linalg::norm_l1(&x) <= big_r { hi = mid } else { lo = mid }
+        }
+        for (yj, tj) in y.iter_mut().zip(theta) {
+            *yj = tj.signum() * tj.abs().min(hi);
+        }
+        let s = primal(&y, &mut x);
+        let phi = objective(&mut x);
+        let gap = gap_at(s, &y, phi);
+        if gap <= tol {
+            return Ok(BregmanStep { x, gap: gap.max(0.0), iterations: 1 });
+        }
+    }
+    // FISTA on the dual, step τ = c/(q − 1); prox_{τ·support}(v) = v − Π_{ball(τR)}(v)
+    let tau = map.c / (map.q() - 1.0);
     let (mut z, mut y_prev, mut t) = (y.clone(), y.clone(), 1.0f64);
     let mut xz = vec![0.0; d];
     let mut best = f64::INFINITY;
     for k in 1..=max_iterations {
+        // prox-gradient step at z: ∇s(z) = −x(z)
         primal(&z, &mut xz);
         let mut v: Vec<f64> = z.iter().zip(&xz).map(|(zj, xj)| zj + tau * xj).collect();
         let mut proj = v.clone();
-        project_lp_ball(&mut proj, p, tau * big_r);
+        outer.project(&mut proj, tau * big_r);
         for (vj, pj) in v.iter_mut().zip(&proj) {
             *vj -= pj;
         }
@@ -562,6 +546,7 @@ pub fn bregman_step_lp_lp(
             z[j] = y[j] + ((t - 1.0) / t_next) * (y[j] - y_prev[j]);
         }
         t = t_next;
+        // certificate at y
         let s = primal(&y, &mut x);
         let phi = objective(&mut x);
         let gap = gap_at(s, &y, phi);
