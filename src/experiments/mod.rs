@@ -7,6 +7,7 @@
 pub mod adaptive_noise;
 pub mod dp2;
 pub mod dpagd;
+pub mod l1;
 pub mod plot;
 pub mod privacy_table;
 pub mod report;
@@ -18,7 +19,7 @@ use rayon::prelude::*;
 use std::path::Path;
 
 /// The experiments' command-line names, in the order `reproduce` runs them.
-pub const NAMES: [&str; 4] = ["privacy", "adaptive-noise", "dpagd", "dp2"];
+pub const NAMES: [&str; 5] = ["privacy", "adaptive-noise", "dpagd", "dp2", "l1"];
 
 /// Runs the experiment called `name` (one of [`NAMES`]) with its outputs under `out` (which
 /// should have passed [`check_output_dir`]).
@@ -44,7 +45,11 @@ pub fn run_named(name: &str, options: &Options, out: &Path) -> Result<Outcome> {
             let r = dp2::run(options, out)?;
             ("dp2", r.markdown, r.summary, r.files)
         }
-        other => return Err(Error::invalid("experiment", other, "one of: privacy, adaptive-noise, dpagd, dp2")),
+        "l1" => {
+            let r = l1::run(options, out)?;
+            ("l1", r.markdown, r.summary, r.files)
+        }
+        other => return Err(Error::invalid("experiment", other, "one of: privacy, adaptive-noise, dpagd, dp2, l1")),
     };
     Ok(Outcome { name, markdown, summary, files, seconds: start.elapsed().as_secs_f64() })
 }

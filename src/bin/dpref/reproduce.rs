@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub(crate) struct ReproduceArgs {
-    /// Experiments to run (default: all). Available: privacy, adaptive-noise, dpagd, dp2.
+    /// Experiments to run (default: all). Available: privacy, adaptive-noise, dpagd, dp2, l1.
     pub(crate) experiments: Vec<String>,
     /// Shrink every experiment to finish in a few minutes on two cores.
     #[arg(long)]
@@ -22,7 +22,7 @@ pub(crate) struct ReproduceArgs {
     pub(crate) seed: u64,
 }
 
-pub(crate) const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise", "dpagd", "dp2"];
+pub(crate) const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise", "dpagd", "dp2", "l1"];
 
 /// `dpref reproduce`: checks that `--out` is writable before computing anything, runs each
 /// experiment (progress on stderr, the report tables on stdout) and links what it wrote in
@@ -36,7 +36,7 @@ pub(crate) fn reproduce(args: &ReproduceArgs) -> Result<()> {
     };
     for name in &selected {
         if !EXPERIMENTS.contains(&name.as_str()) {
-            return Err(Error::invalid("experiment", name, "one of: privacy, adaptive-noise, dpagd, dp2"));
+            return Err(Error::invalid("experiment", name, "one of: privacy, adaptive-noise, dpagd, dp2, l1"));
         }
     }
     experiments::check_output_dir(&args.out)?;
