@@ -245,6 +245,14 @@ impl Domain {
     /// `Unsupported` for the simplex (not solid); `NonFinite` for a NaN/∞ entry.
     pub fn project_linf(&self, x: &mut [f64]) -> Result<f64> {
         check::all_finite("point to project", x)?;
+        if *self == Domain::Simplex {
+            return Err(Error::Unsupported {
+                event: "l-infinity projection onto the simplex".into(),
+                neighbouring: "-".into(),
+                accountant: "-",
+                reason: "the simplex is not solid (not sign-symmetric); soft thresholding does not reach it".into(),
+            });
+        }
         if self.contains_strictly(x) {
             return Ok(0.0);
         }
@@ -287,15 +295,17 @@ impl Domain {
                         hi = mid;
                     }
                 }
-                soft_threshold_into(x, &original, hi);
-                Ok(hi)
+                // `norm_at` and `norm_l2` round differently: raise t by ulps until x̂ is in the
+                // ball as `contains` evaluates it (each step shrinks every non-zero |x̂ⱼ|).
+                loop {
+                    soft_threshold_into(x, &original, hi);
+                    if norm_l2(x) <= radius || hi >= top {
+                        return Ok(hi);
+                    }
+                    hi = hi.next_up();
+                }
             }
-            Domain::Simplex => Err(Error::Unsupported {
-                event: "l-infinity projection onto the simplex".into(),
-                neighbouring: "-".into(),
-                accountant: "-",
-                reason: "the simplex is not solid (not sign-symmetric); soft thresholding does not reach it".into(),
-            }),
+            Domain::Simplex => unreachable!("invariant: refused above"),
         }
     }
 
