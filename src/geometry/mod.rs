@@ -243,6 +243,8 @@ impl Domain {
     ///
     /// # Errors
     /// `Unsupported` for the simplex (not solid); `NonFinite` for a NaN/∞ entry.
+    ///
+    /// Proof: proofs/sparse/primitives.md.
     pub fn project_linf(&self, x: &mut [f64]) -> Result<f64> {
         check::all_finite("point to project", x)?;
         if *self == Domain::Simplex {
@@ -467,6 +469,8 @@ pub fn project_l1_ball(x: &mut [f64], r: f64) {
 ///
 /// # Errors
 /// `InvalidParameter` unless `t` is finite and `>= 0`; `NonFinite` for a NaN/∞ entry of `v`.
+///
+/// Proof: proofs/sparse/primitives.md.
 pub fn soft_threshold(v: &mut [f64], t: f64) -> Result<()> {
     check::non_negative("soft threshold t", t)?;
     check::all_finite("soft threshold input", v)?;
