@@ -465,3 +465,31 @@ fn alg4_tau_equation_and_invalid_inputs() {
     assert!(matches!(small_b.run(&data, Loss::Absolute, Seeds::new(0)), Err(Error::InvalidParameter { .. })));
     assert!(matches!(sparse_net(4, 0.0, &Domain::L2Ball { radius: 1.0 }), Err(Error::InvalidParameter { .. })));
 }
+
+/// B5 (Stat): the draws of Algorithm 4 follow its exact pmf. Tiny net (τ = 0.75: k = 1, the 9
+/// points 0 and ±0.75 e_j), ε = 10 so that the pmf is far from uniform; 10⁵ draws, Pearson's
+/// statistic against the χ²₈ quantile at 1 − 1e-6 (smallest expected count above 10³, where the
+/// χ² approximation holds far into the tail). Twin: a uniform draw over the net fails on the
+/// same number of draws.
+#[test]
+fn stat_b5_sparse_exponential_draws_follow_the_exact_pmf() {
+    let data = alg4_data(3, 7);
+    let cfg = alg4_config(10.0, 0.75);
+    let (net, p) = cfg.exact_pmf(&data, Loss::Absolute).unwrap();
+    assert_eq!(net.len(), 9);
+    assert!(p.iter().all(|&q| q * 1e5 > 1e3), "expected counts: {p:?}");
+    let mut counts = vec![0u64; net.len()];
+    for seed in 0..100_000u64 {
+        counts[cfg.run(&data, Loss::Absolute, Seeds::new(seed)).unwrap().index] += 1;
+    }
+    let (stat, limit) = common::stat::pearson_statistic(&counts, &p);
+    let mut r: DpRng = Seeds::new(8).stream(Stream::Data);
+    let mut uniform = vec![0u64; net.len()];
+    for _ in 0..100_000 {
+        uniform[r.random_range(0..net.len())] += 1;
+    }
+    let (twin, _) = common::stat::pearson_statistic(&uniform, &p);
+    eprintln!("Alg. 4 draws: chi-square {stat:.2} (limit {limit:.2}); uniform twin {twin:.0}; pmf {p:.3?}");
+    assert!(stat <= limit, "Alg. 4 draws: chi-square {stat} > {limit}");
+    assert!(twin > limit, "the uniform twin passes: {twin}");
+}

@@ -162,6 +162,9 @@ pub fn solve_tau(
 /// The l2 radius R of X (the smallest l2 ball around 0 containing it) and the largest coordinate
 /// magnitude of its points.
 fn radii(domain: &Domain, d: usize) -> Result<(f64, f64)> {
+    if let Domain::Box { radius } | Domain::L2Ball { radius } | Domain::L1Ball { radius } = *domain {
+        check::positive("domain radius", radius)?;
+    }
     match *domain {
         Domain::Box { radius } => Ok((radius * (d as f64).sqrt(), radius)),
         Domain::L2Ball { radius } | Domain::L1Ball { radius } => Ok((radius, radius)),
