@@ -5,6 +5,8 @@
 //! | [`clip_l2`] | `{‖x‖₂ ≤ C}` | radial (standard DP-SGD clipping `x·min(1, C/‖x‖₂)`) |
 //! | [`project_ellipsoid`] | `E_A = {x : xᵀAx ≤ 1}`, `A = diag(a)` | [`EllipsoidProjection::Radial`] (`x/max(1, ‖x‖_A)`, the projection in ‖·‖_A) or [`EllipsoidProjection::Euclidean`] (`argmin_{y∈E_A} ‖y − x‖₂`) |
 //! | [`Domain::project`] | box, l2 ball, l1 ball, ℝ^d | Euclidean |
+//! | [`Domain::project_linf`] | solid X: box, l2 ball, l1 ball, ℝ^d | l∞ (`soft(x, t*)`, \[GGKKM\] Alg. 3) |
+//! | [`soft_threshold`] | — | the prox of `t‖·‖₁` |
 //! | [`Domain::project_weighted`] | box, l2 ball | `argmin_{y∈X} ‖y − x‖_H`, `H = diag(h)` (AdaGrad) |
 //!
 //! With `A = C/B²` the ellipsoid is the `‖·‖_C`-ball of radius B; with `A = I/B²` both ellipsoid
@@ -225,6 +227,101 @@ impl Domain {
         }
     }
 
+    /// The l∞ projection `x̂ ∈ argmin_{y∈X} ‖y − x‖_∞` onto a **solid** X (sign-symmetric, and
+    /// `|yⱼ| ≤ |xⱼ| ∀j, x ∈ X ⇒ y ∈ X`), in place: `x̂ = soft(x, t*)` with
+    /// `t* = min{t ≥ 0 : soft(x, t) ∈ X}` (\[GGKKM\] Sec. 5, Algorithm 3's last step). Then
+    /// `‖x̂ − x‖_∞ = t*`, and no y ∈ X is closer: if ‖y − x‖_∞ = t < t*, then
+    /// `|soft(x, t)ⱼ| ≤ |yⱼ|` for all j, so soft(x, t) ∈ X by solidity, against the minimality of t*.
+    /// Returns t* (0 when x ∈ X, and then x is unchanged).
+    ///
+    /// * box `[−r, r]^d`: `t* = max(0, ‖x‖_∞ − r)` (closed form; differs from the Euclidean clamp,
+    ///   which is another l∞-minimiser);
+    /// * l1 ball: soft(x, t) with the smallest feasible t is exactly the Euclidean projection
+    ///   ([`project_l1_ball`], reused; t* read back as `max|xⱼ| − max|x̂ⱼ|` over the support);
+    /// * l2 ball: t* by bisection on the decreasing `‖soft(x, t)‖₂`, the feasible end kept;
+    /// * ℝ^d: the identity.
+    ///
+    /// # Errors
+    /// `Unsupported` for the simplex (not solid); `NonFinite` for a NaN/∞ entry.
+    ///
+    /// Proof: proofs/sparse/primitives.md.
+    pub fn project_linf(&self, x: &mut [f64]) -> Result<f64> {
+        check::all_finite("point to project", x)?;
+        if *self == Domain::Simplex {
+            return Err(Error::Unsupported {
+                event: "l-infinity projection onto the simplex".into(),
+                neighbouring: "-".into(),
+                accountant: "-",
+                reason: "the simplex is not solid (not sign-symmetric); soft thresholding does not reach it".into(),
+            });
+        }
+        if self.contains_strictly(x) {
+            return Ok(0.0);
+        }
+        match *self {
+            Domain::Unconstrained => Ok(0.0),
+            Domain::Box { radius } => {
+                let t = x.iter().fold(0.0f64, |m, v| m.max(v.abs())) - radius;
+                // rounding: soft(x, t) has |x̂ⱼ| = |xⱼ| − t ≤ r up to one ulp; raise t until feasible
+                let original = x.to_vec();
+                let mut t = t.max(0.0);
+                loop {
+                    soft_threshold_into(x, &original, t);
+                    if x.iter().all(|v| v.abs() <= radius) {
+                        return Ok(t);
+                    }
+                    t = t.next_up();
+                }
+            }
+            Domain::L1Ball { radius } => {
+                let top = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                project_l1_ball(x, radius);
+                let top_after = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                Ok(top - top_after)
+            }
+            Domain::L2Ball { radius } => {
+                let original = x.to_vec();
+                let top = original.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                let norm_at = |t: f64| -> f64 {
+                    original.iter().map(|o| soft_threshold_scalar(*o, t).powi(2)).sum::<f64>().sqrt()
+                };
+                let (mut lo, mut hi) = (0.0f64, top);
+                for _ in 0..200 {
+                    let mid = 0.5 * (lo + hi);
+                    if mid <= lo || mid >= hi {
+                        break;
+                    }
+                    if norm_at(mid) > radius {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                // `norm_at` and `norm_l2` round differently: raise t by ulps until x̂ is in the
+                // ball as `contains` evaluates it (each step shrinks every non-zero |x̂ⱼ|).
+                loop {
+                    soft_threshold_into(x, &original, hi);
+                    if norm_l2(x) <= radius || hi >= top {
+                        return Ok(hi);
+                    }
+                    hi = hi.next_up();
+                }
+            }
+            Domain::Simplex => unreachable!("invariant: refused above"),
+        }
+    }
+
+    /// Membership without the 1e-12 slack of [`Domain::contains`] (exact, as evaluated).
+    fn contains_strictly(&self, x: &[f64]) -> bool {
+        match *self {
+            Domain::Unconstrained => true,
+            Domain::Box { radius } => x.iter().all(|v| v.abs() <= radius),
+            Domain::L2Ball { radius } => norm_l2(x) <= radius,
+            Domain::L1Ball { radius } => crate::linalg::norm_l1(x) <= radius,
+            Domain::Simplex => self.contains(x),
+        }
+    }
+
     /// `H`-weighted projection `argmin_{y∈X} ‖y − x‖_H`, `H = diag(h)`, `h ≥ 0`, in place.
     ///
     /// Box: coordinatewise clamping (the problem decouples). l2 ball: `yⱼ = hⱼxⱼ/(hⱼ + μ)` with
@@ -351,12 +448,7 @@ pub fn project_l1_ball(x: &mut [f64], r: f64) {
     }
     let top = u[0];
     let original = x.to_vec();
-    let soft_threshold = |x: &mut [f64], theta: f64| {
-        for (v, o) in x.iter_mut().zip(&original) {
-            *v = o.signum() * (o.abs() - theta).max(0.0);
-        }
-    };
-    soft_threshold(x, theta);
+    soft_threshold_into(x, &original, theta);
     let mut newton = true;
     loop {
         let s = crate::linalg::norm_l1(x);
@@ -367,6 +459,36 @@ pub fn project_l1_ball(x: &mut [f64], r: f64) {
         let step = if newton { (s - r) / active } else { 0.0 };
         newton = false;
         theta = (theta + step).max(theta.next_up()).min(top);
-        soft_threshold(x, theta);
+        soft_threshold_into(x, &original, theta);
+    }
+}
+
+/// Soft thresholding `soft(v, t)ⱼ = sign(vⱼ)·max(|vⱼ| − t, 0)` (t ≥ 0), in place: the proximal
+/// map of `t‖·‖₁`, and the form of every l1-type projection here ([`project_l1_ball`],
+/// [`Domain::project_linf`]; \[GGKKM\] Sec. 2 notation).
+///
+/// # Errors
+/// `InvalidParameter` unless `t` is finite and `>= 0`; `NonFinite` for a NaN/∞ entry of `v`.
+///
+/// Proof: proofs/sparse/primitives.md.
+pub fn soft_threshold(v: &mut [f64], t: f64) -> Result<()> {
+    check::non_negative("soft threshold t", t)?;
+    check::all_finite("soft threshold input", v)?;
+    for x in v.iter_mut() {
+        *x = soft_threshold_scalar(*x, t);
+    }
+    Ok(())
+}
+
+/// `sign(v)·max(|v| − t, 0)` for one coordinate (the one formula; a thresholded negative entry
+/// is −0, as the l1 projection has always returned it).
+fn soft_threshold_scalar(v: f64, t: f64) -> f64 {
+    v.signum() * (v.abs() - t).max(0.0)
+}
+
+/// `out ← soft(original, t)` (lengths equal; unchecked: the crate's projections call it).
+fn soft_threshold_into(out: &mut [f64], original: &[f64], t: f64) {
+    for (v, o) in out.iter_mut().zip(original) {
+        *v = soft_threshold_scalar(*o, t);
     }
 }

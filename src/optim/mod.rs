@@ -14,6 +14,7 @@ pub mod fast;
 pub mod l1;
 pub mod release;
 pub mod run_spec;
+pub mod sparse;
 
 pub use adaptive_noise::{AdaptiveNoiseConfig, pagan, pasan, private_second_moments};
 pub use dp_sgd::{DpSgdConfig, dp_sgd};

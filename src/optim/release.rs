@@ -19,7 +19,9 @@
 //! ends the run with its events and the accountant's [`PrivacyReport`].
 //!
 //! Unsampled releases of statistics with a declared ℓ2 sensitivity (\[ADFJT\] Algorithm 3) use
-//! [`PrivateRelease::statistics`] and [`PrivateRelease::release_statistic`].
+//! [`PrivateRelease::statistics`] and [`PrivateRelease::release_statistic`]; with a declared ℓ1
+//! sensitivity and Laplace noise (\[GGKKM\] Algorithm 1, δ = 0),
+//! [`PrivateRelease::release_statistic_laplace`].
 //!
 //! Private *selections* (\[AFKT\] Algorithm 3's noisy vertex choice: report-noisy-min with
 //! Laplace noise, or the exponential mechanism) use the sibling [`PrivateSelection`], under the
@@ -357,6 +359,27 @@ impl PrivateRelease {
         let std = check::non_negative("noise std", std)?;
         let sensitivity = check::positive("sensitivity", sensitivity)?;
         self.release_statistic_with_std(values, std, std / sensitivity)
+    }
+
+    /// Releases a statistic of ℓ1 sensitivity `l1_sensitivity` with i.i.d. Laplace noise of scale
+    /// `scale` on every coordinate, and records `Laplace(scale/l1_sensitivity)` in the same call
+    /// (the Laplace sibling of [`PrivateRelease::release_statistic_given_std`], for \[GGKKM\]
+    /// Algorithm 1 with δ = 0). An empty statistic releases nothing.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for a scale that is not positive and finite, or a sensitivity that is not
+    /// positive and finite (for a non-empty statistic).
+    pub fn release_statistic_laplace(&mut self, values: &mut [f64], scale: f64, l1_sensitivity: f64) -> Result<()> {
+        if values.is_empty() {
+            return Ok(());
+        }
+        let scale = check::positive("laplace scale", scale)?;
+        let sensitivity = check::positive("l1 sensitivity", l1_sensitivity)?;
+        let event = DpEvent::laplace(scale / sensitivity)?;
+        crate::noise::add_laplace(&mut self.noise, values, scale)?;
+        self.releases += 1;
+        self.events.push(event);
+        Ok(())
     }
 
     /// `values += N(0, std²)` and, for a positive std, one `Gaussian(sigma)` event.

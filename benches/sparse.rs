@@ -1,0 +1,85 @@
+//! \[GGKKM\] Algorithm 1 speed (issue 13): the projection mechanism on d = 10⁶ coordinates,
+//! n = 10⁴ CSR rows of 16 non-zeros each (s = 16, L = 1, Laplace and Gaussian noise), against the
+//! floor the issue names: one pass over the data (the sparse sum into a dense d-vector) plus one
+//! sort of d values (goal: Algorithm 1 within 3× of that floor). Algorithm 1 also draws d noise
+//! values and runs the projection's O(d) passes, which the floor leaves out. The ratio is printed
+//! after the criterion group. Data are built from a seed outside the timed closures.
+
+mod common;
+
+use common::mean_time;
+use criterion::{Criterion, criterion_group, criterion_main};
+use dpref::data::sparse::SparseDataset;
+use dpref::optim::sparse::{ProjectionMechanismConfig, SparseVectors};
+use dpref::rng::{Seeds, Stream};
+use rand::RngExt;
+
+const N: usize = 10_000;
+const D: usize = 1_000_000;
+const S: usize = 16;
+
+fn data() -> SparseDataset {
+    let mut r = Seeds::new(1).stream(Stream::Data);
+    let rows: Vec<Vec<(usize, f64)>> = (0..N)
+        .map(|_| {
+            let mut idx: Vec<usize> = Vec::with_capacity(S);
+            while idx.len() < S {
+                let j = r.random_range(0..D);
+                if !idx.contains(&j) {
+                    idx.push(j);
+                }
+            }
+            idx.sort_unstable();
+            // entries ±1/4: norm exactly 1 = L
+            idx.into_iter().map(|j| (j, if r.random::<bool>() { 0.25 } else { -0.25 })).collect()
+        })
+        .collect();
+    SparseDataset::from_rows(&rows, vec![0.0; N], D).expect("valid")
+}
+
+/// The floor: one pass over the CSR data into a dense d-vector, then one sort of d values.
+fn floor(data: &SparseDataset, noise: &[f64]) -> f64 {
+    let mut sum = vec![0.0; D];
+    for i in 0..N {
+        let (idx, val) = data.row(i);
+        for (&j, &v) in idx.iter().zip(val) {
+            sum[j] += v;
+        }
+    }
+    // the values a projection sorts: |z̃ⱼ| with a fixed noise vector (so the sort is not trivial)
+    let mut u: Vec<f64> = sum.iter().zip(noise).map(|(a, b)| (a / N as f64 + b).abs()).collect();
+    u.sort_unstable_by(|a, b| b.total_cmp(a));
+    u[0]
+}
+
+fn bench(c: &mut Criterion) {
+    let data = data();
+    let laplace = ProjectionMechanismConfig::new(1.0, S, 1.0, 0.0).expect("valid");
+    let gaussian = ProjectionMechanismConfig::new(1.0, S, 0.5, 1e-6).expect("valid");
+    let noise: Vec<f64> = {
+        let mut r = Seeds::new(2).stream(Stream::Noise);
+        (0..D).map(|_| dpref::noise::laplace(&mut r, 1e-3)).collect()
+    };
+    let run = |cfg: &ProjectionMechanismConfig| cfg.run(SparseVectors::Csr(&data), Seeds::new(3)).expect("valid");
+    let mut group = c.benchmark_group("ggkkm_alg1_d1e6_n1e4_nnz16");
+    group.sample_size(10);
+    group.bench_function("floor_pass_plus_sort", |b| b.iter(|| floor(&data, &noise)));
+    group.bench_function("alg1_laplace", |b| b.iter(|| run(&laplace)));
+    group.bench_function("alg1_gaussian", |b| b.iter(|| run(&gaussian)));
+    group.finish();
+    let t_floor = mean_time(|| _ = std::hint::black_box(floor(&data, &noise)), 10);
+    let t_lap = mean_time(|| drop(run(&laplace)), 10);
+    let t_gau = mean_time(|| drop(run(&gaussian)), 10);
+    let ms = |t: std::time::Duration| t.as_secs_f64() * 1e3;
+    println!(
+        "floor {:.1} ms; Alg. 1 Laplace {:.1} ms (ratio {:.2}), Gaussian {:.1} ms (ratio {:.2}); goal <= 3",
+        ms(t_floor),
+        ms(t_lap),
+        t_lap.as_secs_f64() / t_floor.as_secs_f64(),
+        ms(t_gau),
+        t_gau.as_secs_f64() / t_floor.as_secs_f64()
+    );
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,27 @@
+//! \[GGKKM\] Ghazi, Guzmán, Kamath, Kumar, Manurangsi, "Differentially Private Optimization with
+//! Sparse Gradients" (NeurIPS 2024): private mean estimation and optimisation when every
+//! per-example vector (gradient) is s-sparse.
+//!
+//! | algorithm | file | status |
+//! |---|---|---|
+//! | Alg. 1, projection mechanism (Laplace δ = 0, Gaussian δ > 0), Sec. 3 | [`projection_mechanism`](mod@projection_mechanism) | here |
+//! | Alg. 2, Gaussian ℓ1 recovery (basis pursuit), Sec. 3.1 | — | planned |
+//! | Alg. 3, output perturbation with the l∞ projection, Sec. 5 | — | planned (its l∞ projection: [`crate::geometry::Domain::project_linf`]) |
+//! | Alg. 4, sparse exponential mechanism (tiny d, exact pmf), Sec. 5.1 | [`sparse_exponential`](mod@sparse_exponential) | here |
+//! | Alg. 5, subsampled bias-reduced gradient estimator, Sec. 6.1 | — | planned (its TGeom and (O, E) split: [`crate::sampling`]) |
+//! | Alg. 6, bias-reduced sparse SGD with a privacy filter, Sec. 6 | — | planned |
+//! | Alg. 7, boosting by noisy argmin, Sec. 7 | — | planned |
+//!
+//! Shared primitives live where they belong: soft thresholding, the l1-ball and l∞ projections in
+//! [`crate::geometry`]; the truncated geometric law and uniform ordered subsets in
+//! [`crate::sampling`]; noise and events only in [`crate::optim::release`].
+
+pub mod projection_mechanism;
+pub mod sparse_exponential;
+
+pub use projection_mechanism::{
+    InvalidRows, NoiseScale, ProjectionMechanismConfig, ProjectionMechanismRun, SparseVectors, project_noisy_mean,
+};
+pub use sparse_exponential::{
+    SparseExponentialConfig, SparseExponentialRun, TauChoice, TauEquation, Temperature, solve_tau, sparse_net,
+};

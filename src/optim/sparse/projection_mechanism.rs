@@ -1,0 +1,377 @@
+//! The projection mechanism for the mean of sparse vectors — \[GGKKM\] Algorithm 1 (Sec. 3,
+//! Lemma 3.1, Theorems 3.2 and 3.3).
+//!
+//! Input: n vectors `z_i ∈ S_s^d = {‖z‖₀ ≤ s, ‖z‖₂ ≤ L}` (dense rows of a [`Dataset`] or the rows
+//! of a CSR [`SparseDataset`]; labels ignored), [`ProjectionMechanismConfig`] (L, s, ε, δ).
+//! Output: [`ProjectionMechanismRun`]: ẑ, the released z̃, the noise scale, the event executed
+//! and the privacy the accountant reads from it.
+//! ```text
+//! 0:  z̄(S) = (1/n) Σ_i z_i                                  (the algorithm's input; rows checked)
+//! 1:  if δ = 0:  ξ ~ Lap(σ)^{⊗d},  σ = 2L√s/(nε)
+//!     else:      ξ ~ N(0, σ² I_d), σ² = 8L² ln(1.25/δ)/(nε)²   (needs ε < 1: classical calibration)
+//! 2:  z̃ = z̄(S) + ξ
+//! 3:  ẑ = argmin_{z ∈ K} ‖z − z̃‖₂,   K = B₁^d(0, L√s)
+//!     return ẑ
+//! ```
+//! (The paper displays the algorithm without line numbers; lines are counted from its first
+//! displayed step.) Line 3 is [`project_noisy_mean`], which takes only (z̃, L, s): the projection
+//! is post-processing by construction, it cannot see the data.
+//!
+//! Cost: O(nnz + d) for z̄ from CSR rows (O(nd) from dense rows), d noise draws, and
+//! O(d log d) for the projection (one sort in [`project_l1_ball`]).
+//!
+//! # Privacy
+//! Replace-one neighbours (the paper's Def. 2.2). An s-sparse z with ‖z‖₂ ≤ L has ‖z‖₁ ≤ √s L, so
+//! the mean moves by at most `Δ₁ = 2L√s/n` in ℓ1 and `Δ₂ = 2L/n` in ℓ2 (both attained, by z′ = −z).
+//! δ = 0: `Laplace(σ/Δ₁)` is recorded, pure ε = Δ₁/σ (Thm. 3.2). δ > 0: σ = z·Δ₂ with the classic
+//! multiplier `z = √(2 ln(1.25/δ))/ε` (rounded up), `Gaussian(z)` recorded, and the reported ε
+//! is the exact Gaussian curve's ε at δ (≤ the requested ε; Thm. 3.3). The noise is drawn and the
+//! event recorded in one call of [`PrivateRelease`].
+//!
+//! # Errors
+//! Rows outside `S_s^d` (more than s non-zeros, ‖z‖₂ > L) are refused with `InvalidParameter`
+//! naming the row, NaN/∞ entries with `NonFinite`; they are clipped only if the caller asks
+//! ([`InvalidRows::ClipToSparseBall`]).
+//!
+//! Proof: proofs/sparse/projection_mechanism.md.
+
+use crate::accounting::{DpEvent, gaussian};
+use crate::data::Dataset;
+use crate::data::sparse::SparseDataset;
+use crate::error::{Error, Result, check};
+use crate::geometry::{clip_l2, project_l1_ball};
+use crate::optim::{EventLog, PrivacyReport, PrivateRelease};
+use crate::rng::Seeds;
+use serde::Serialize;
+
+/// The n vectors whose mean is released: dense rows or CSR rows (labels are ignored).
+#[derive(Debug, Clone, Copy)]
+pub enum SparseVectors<'a> {
+    /// Rows of a dense dataset (O(nd) to average).
+    Dense(&'a Dataset),
+    /// Rows of a CSR dataset (O(nnz + d) to average).
+    Csr(&'a SparseDataset),
+}
+
+impl SparseVectors<'_> {
+    /// n.
+    pub fn n(&self) -> usize {
+        match self {
+            SparseVectors::Dense(d) => d.n(),
+            SparseVectors::Csr(d) => d.n(),
+        }
+    }
+
+    /// d.
+    pub fn d(&self) -> usize {
+        match self {
+            SparseVectors::Dense(d) => d.d(),
+            SparseVectors::Csr(d) => d.d(),
+        }
+    }
+}
+
+/// What to do with a row outside `S_s^d`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum InvalidRows {
+    /// Refuse the dataset with a typed error naming the row (the default).
+    #[default]
+    Refuse,
+    /// Map every row into `S_s^d` explicitly: keep its s entries of largest magnitude (ties: the
+    /// lower index), then clip to ‖·‖₂ ≤ L. The map is applied to every row, so the sensitivity
+    /// argument holds for any input; rows it changed are counted in the run.
+    ClipToSparseBall,
+}
+
+/// The parameters of Algorithm 1.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProjectionMechanismConfig {
+    /// L > 0: the ℓ2 bound of each vector.
+    pub l2_bound_l: f64,
+    /// s ≥ 1: the sparsity of each vector.
+    pub sparsity_s: usize,
+    /// ε > 0 (ε < 1 when δ > 0).
+    pub epsilon: f64,
+    /// δ ∈ [0, 1): 0 selects Laplace noise, δ > 0 Gaussian noise.
+    pub delta: f64,
+    /// Rows outside `S_s^d`: refused (default) or clipped on request.
+    pub invalid_rows: InvalidRows,
+}
+
+/// The noise Algorithm 1 drew (line 1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub enum NoiseScale {
+    /// `Lap(σ)^{⊗d}`, σ = 2L√s/(nε).
+    Laplace {
+        /// σ: the Laplace scale.
+        sigma: f64,
+    },
+    /// `N(0, σ² I_d)`, σ = (2L/n)·√(2 ln(1.25/δ))/ε.
+    Gaussian {
+        /// σ: the standard deviation.
+        sigma: f64,
+    },
+}
+
+impl NoiseScale {
+    /// σ.
+    pub fn sigma(&self) -> f64 {
+        match *self {
+            NoiseScale::Laplace { sigma } | NoiseScale::Gaussian { sigma } => sigma,
+        }
+    }
+}
+
+/// What one run of Algorithm 1 returns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProjectionMechanismRun {
+    /// ẑ ∈ K = B₁^d(0, L√s): the output.
+    pub z_hat: Vec<f64>,
+    /// z̃ = z̄ + ξ: the noisy mean before the projection (itself a private release; exposed so
+    /// that tests can read ξ = z̃ − z̄ and check Lemma 3.1 pathwise).
+    pub z_tilde: Vec<f64>,
+    /// The noise of line 1.
+    pub noise: NoiseScale,
+    /// The privacy events executed (one Laplace or Gaussian release).
+    pub events: EventLog,
+    /// The privacy the accountant reads from `events` (pure ε for δ = 0; ε at δ otherwise).
+    pub privacy: PrivacyReport,
+    /// Rows changed by [`InvalidRows::ClipToSparseBall`] (0 when refusing).
+    pub clipped_rows: usize,
+}
+
+impl ProjectionMechanismConfig {
+    /// Algorithm 1 with rows outside `S_s^d` refused.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for L not finite and > 0, s = 0, ε not finite and > 0, δ ∉ [0, 1), or
+    /// δ > 0 with ε ≥ 1 (the classical Gaussian calibration of Fact 2.3(b) needs ε < 1).
+    pub fn new(l2_bound_l: f64, sparsity_s: usize, epsilon: f64, delta: f64) -> Result<Self> {
+        check::positive("L (l2 bound)", l2_bound_l)?;
+        if sparsity_s == 0 {
+            return Err(Error::invalid("s (sparsity)", sparsity_s, ">= 1"));
+        }
+        check::positive("epsilon", epsilon)?;
+        check::probability_below_one("delta", delta)?;
+        if delta > 0.0 && epsilon >= 1.0 {
+            return Err(Error::invalid(
+                "epsilon",
+                epsilon,
+                "< 1 when delta > 0 (the classical Gaussian calibration of Thm. 3.3 needs it)",
+            ));
+        }
+        Ok(ProjectionMechanismConfig { l2_bound_l, sparsity_s, epsilon, delta, invalid_rows: InvalidRows::Refuse })
+    }
+
+    /// The same, with rows outside `S_s^d` clipped explicitly ([`InvalidRows::ClipToSparseBall`]).
+    pub fn with_clipping(mut self) -> Self {
+        self.invalid_rows = InvalidRows::ClipToSparseBall;
+        self
+    }
+
+    /// The noise of line 1 for n vectors: Laplace `σ = 2L√s/(nε)` (δ = 0), or Gaussian
+    /// `σ = (2L/n)·z`, `z = √(2 ln(1.25/δ))/ε` rounded up (σ² = 8L² ln(1.25/δ)/(nε)²).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for n = 0.
+    pub fn noise_scale(&self, n: usize) -> Result<NoiseScale> {
+        if n == 0 {
+            return Err(Error::Empty { what: "dataset" });
+        }
+        if self.delta == 0.0 {
+            Ok(NoiseScale::Laplace { sigma: self.l1_sensitivity(n) / self.epsilon })
+        } else {
+            let z = gaussian::classic_noise_multiplier(self.epsilon, self.delta)?;
+            Ok(NoiseScale::Gaussian { sigma: z * self.l2_sensitivity(n) })
+        }
+    }
+
+    /// Δ₁ = 2L√s/n: the ℓ1 sensitivity of the mean of n vectors of `S_s^d` (Thm. 3.2's proof).
+    pub fn l1_sensitivity(&self, n: usize) -> f64 {
+        2.0 * self.l2_bound_l * (self.sparsity_s as f64).sqrt() / n as f64
+    }
+
+    /// Δ₂ = 2L/n: the ℓ2 sensitivity of the mean (Thm. 3.3's proof).
+    pub fn l2_sensitivity(&self, n: usize) -> f64 {
+        2.0 * self.l2_bound_l / n as f64
+    }
+
+    /// z̄(S) = (1/n) Σ_i z_i after checking (or, on request, clipping) every row: the input of
+    /// Algorithm 1. Returns (z̄, rows clipped).
+    ///
+    /// # Errors
+    /// `NonFinite` for a NaN/∞ entry; `InvalidParameter` for a row with more than s non-zeros or
+    /// ‖z_i‖₂ > L (as evaluated) when refusing.
+    pub fn mean(&self, data: SparseVectors<'_>) -> Result<(Vec<f64>, usize)> {
+        let (n, d) = (data.n(), data.d());
+        if n == 0 || d == 0 {
+            return Err(Error::Empty { what: "dataset" });
+        }
+        let mut sum = vec![0.0; d];
+        let mut clipped = 0usize;
+        let (mut idx, mut val) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            idx.clear();
+            val.clear();
+            match data {
+                SparseVectors::Dense(ds) => {
+                    for (j, &v) in ds.row(i).iter().enumerate() {
+                        if !v.is_finite() {
+                            return Err(Error::NonFinite { what: "vectors", index: i * d + j });
+                        }
+                        if v != 0.0 {
+                            idx.push(j);
+                            val.push(v);
+                        }
+                    }
+                }
+                SparseVectors::Csr(ds) => {
+                    let (ri, rv) = ds.row(i);
+                    for (&j, &v) in ri.iter().zip(rv) {
+                        if !v.is_finite() {
+                            return Err(Error::NonFinite { what: "vectors", index: i * d + j });
+                        }
+                        if v != 0.0 {
+                            idx.push(j);
+                            val.push(v);
+                        }
+                    }
+                }
+            }
+            if self.fit_row(i, &mut idx, &mut val)? {
+                clipped += 1;
+            }
+            for (&j, &v) in idx.iter().zip(&val) {
+                sum[j] += v;
+            }
+        }
+        let n_f = n as f64;
+        for v in sum.iter_mut() {
+            *v /= n_f;
+        }
+        Ok((sum, clipped))
+    }
+
+    /// Checks one row's non-zeros against `S_s^d`, or maps it there; returns whether it changed.
+    fn fit_row(&self, i: usize, idx: &mut Vec<usize>, val: &mut Vec<f64>) -> Result<bool> {
+        let s = self.sparsity_s;
+        let norm = crate::linalg::norm_l2(val);
+        let fits = val.len() <= s && norm <= self.l2_bound_l;
+        if fits {
+            return Ok(false);
+        }
+        if self.invalid_rows == InvalidRows::Refuse {
+            return Err(if val.len() > s {
+                Error::invalid("row sparsity (non-zeros)", format!("{} in row {i}", val.len()), "<= s")
+            } else {
+                Error::invalid("row l2 norm", format!("{norm} in row {i}"), "<= L")
+            });
+        }
+        if val.len() > s {
+            // keep the s largest |v| (ties: lower index), in index order
+            let mut order: Vec<usize> = (0..val.len()).collect();
+            order.sort_by(|&a, &b| val[b].abs().total_cmp(&val[a].abs()).then(a.cmp(&b)));
+            order.truncate(s);
+            order.sort_unstable();
+            *idx = order.iter().map(|&k| idx[k]).collect();
+            *val = order.iter().map(|&k| val[k]).collect();
+        }
+        clip_l2(val, self.l2_bound_l);
+        Ok(true)
+    }
+
+    /// Algorithm 1 on the rows of `data`, with the noise stream of `seeds`.
+    ///
+    /// # Errors
+    /// As [`ProjectionMechanismConfig::mean`]; accountant errors.
+    pub fn run(&self, data: SparseVectors<'_>, seeds: Seeds) -> Result<ProjectionMechanismRun> {
+        // Alg. 1, line 0: z̄(S) = (1/n) Σ z_i, every row checked (or clipped on request)
+        let (z_bar, clipped_rows) = self.mean(data)?;
+        // Both releases of line 2 state their own scale and sensitivity, so the multiplier of
+        // `release_statistic` is unused (0); the events are read back below.
+        let mut release = PrivateRelease::statistics(0.0, seeds)?;
+        let mut run = self.release_mean(z_bar, data.n(), &mut release)?;
+        run.events = release.finish()?.events;
+        run.privacy = self.accounted(&run.events)?;
+        run.clipped_rows = clipped_rows;
+        Ok(run)
+    }
+
+    /// Lines 1–3 on a mean z̄ of n vectors of `S_s^d` (the caller vouches for the rows, e.g.
+    /// \[GGKKM\] Algorithm 5's per-example gradients), drawing through `release`; the run's events
+    /// and privacy are filled in by [`ProjectionMechanismConfig::run`].
+    ///
+    /// # Errors
+    /// `Empty` for n = 0 or an empty z̄; `NonFinite` for a NaN/∞ entry of z̄.
+    pub fn release_mean(
+        &self,
+        z_bar: Vec<f64>,
+        n: usize,
+        release: &mut PrivateRelease,
+    ) -> Result<ProjectionMechanismRun> {
+        if z_bar.is_empty() {
+            return Err(Error::Empty { what: "mean vector" });
+        }
+        check::all_finite("mean vector", &z_bar)?;
+        // Alg. 1, line 1: σ = 2L√s/(nε) (Laplace, δ = 0) or σ² = 8L² ln(1.25/δ)/(nε)² (Gaussian)
+        let noise = self.noise_scale(n)?;
+        // Alg. 1, line 2: z̃ = z̄(S) + ξ (noise drawn and event recorded in one call)
+        let mut z_tilde = z_bar;
+        match noise {
+            NoiseScale::Laplace { sigma } => {
+                release.release_statistic_laplace(&mut z_tilde, sigma, self.l1_sensitivity(n))?
+            }
+            NoiseScale::Gaussian { sigma } => {
+                release.release_statistic_given_std(&mut z_tilde, sigma, self.l2_sensitivity(n))?
+            }
+        }
+        // Alg. 1, line 3: ẑ = argmin_{z ∈ K} ‖z − z̃‖₂, K = B₁^d(0, L√s)
+        let mut z_hat = z_tilde.clone();
+        project_noisy_mean(&mut z_hat, self.l2_bound_l, self.sparsity_s)?;
+        Ok(ProjectionMechanismRun {
+            z_hat,
+            z_tilde,
+            noise,
+            events: EventLog::default(),
+            privacy: PrivacyReport { epsilon: None, delta: None, sigma: noise.sigma() },
+            clipped_rows: 0,
+        })
+    }
+
+    /// The privacy the events read to: `Laplace(z)` → pure ε = 1/z (rounded up);
+    /// `Gaussian(z)` → the exact Gaussian curve's ε at δ ([`gaussian::epsilon_for_delta`],
+    /// rounded up).
+    fn accounted(&self, events: &EventLog) -> Result<PrivacyReport> {
+        let sigma = 0.0;
+        match events.as_event() {
+            Some(DpEvent::Laplace { noise_multiplier }) => {
+                Ok(PrivacyReport { epsilon: Some((1.0 / noise_multiplier).next_up()), delta: Some(0.0), sigma })
+            }
+            Some(DpEvent::Gaussian { noise_multiplier }) => Ok(PrivacyReport {
+                epsilon: Some(gaussian::epsilon_for_delta(noise_multiplier, self.delta)?),
+                delta: Some(self.delta),
+                sigma,
+            }),
+            other => Err(Error::Numerical {
+                what: "projection mechanism accounting",
+                reason: format!("expected one Laplace or Gaussian release, found {other:?}"),
+            }),
+        }
+    }
+}
+
+/// \[GGKKM\] Algorithm 1, last line: `ẑ = argmin_{z ∈ K} ‖z − z̃‖₂` with `K = B₁^d(0, L√s)`, in
+/// place, by the exact sort-based l1-ball projection ([`project_l1_ball`], feasible as evaluated).
+/// It takes only (z̃, L, s): whatever it does is post-processing of the private z̃.
+///
+/// # Errors
+/// `InvalidParameter` for L not finite and > 0 or s = 0; `NonFinite` for a NaN/∞ entry of z̃.
+pub fn project_noisy_mean(z_tilde: &mut [f64], l2_bound_l: f64, sparsity_s: usize) -> Result<()> {
+    check::positive("L (l2 bound)", l2_bound_l)?;
+    if sparsity_s == 0 {
+        return Err(Error::invalid("s (sparsity)", sparsity_s, ">= 1"));
+    }
+    check::all_finite("noisy mean", z_tilde)?;
+    project_l1_ball(z_tilde, l2_bound_l * (sparsity_s as f64).sqrt());
+    Ok(())
+}
