@@ -44,6 +44,11 @@ use crate::optim::{EventLog, PrivacyReport, PrivateRelease};
 use crate::rng::Seeds;
 use serde::Serialize;
 
+/// The relative margin on L that covers the rounding of a row's evaluated l2 norm (faer's scaled
+/// sum of squares: relative error below (s + 2)·2^−53 ≈ 1e-13 for s ≤ 400, 1e-12 leaves room for
+/// s up to several thousand).
+pub const NORM_ROUNDING: f64 = 1e-12;
+
 /// The n vectors whose mean is released: dense rows or CSR rows (labels are ignored).
 #[derive(Debug, Clone, Copy)]
 pub enum SparseVectors<'a> {
@@ -186,14 +191,18 @@ impl ProjectionMechanismConfig {
         }
     }
 
-    /// Δ₁ = 2L√s/n: the ℓ1 sensitivity of the mean of n vectors of `S_s^d` (Thm. 3.2's proof).
+    /// Δ₁ = 2L′√s/n: the ℓ1 sensitivity of the mean of n vectors of `S_s^d` (Thm. 3.2's proof),
+    /// with `L′ = L(1 + NORM_ROUNDING)`: a row is accepted when its norm *as evaluated* is ≤ L,
+    /// and its exact norm can exceed that by the rounding of the norm (a relative (s + 2)·2^−53
+    /// or so), so the noise is calibrated on L′, which bounds every accepted row.
     pub fn l1_sensitivity(&self, n: usize) -> f64 {
-        2.0 * self.l2_bound_l * (self.sparsity_s as f64).sqrt() / n as f64
+        2.0 * self.l2_bound_l * (1.0 + NORM_ROUNDING) * (self.sparsity_s as f64).sqrt() / n as f64
     }
 
-    /// Δ₂ = 2L/n: the ℓ2 sensitivity of the mean (Thm. 3.3's proof).
+    /// Δ₂ = 2L′/n: the ℓ2 sensitivity of the mean (Thm. 3.3's proof), L′ as in
+    /// [`ProjectionMechanismConfig::l1_sensitivity`].
     pub fn l2_sensitivity(&self, n: usize) -> f64 {
-        2.0 * self.l2_bound_l / n as f64
+        2.0 * self.l2_bound_l * (1.0 + NORM_ROUNDING) / n as f64
     }
 
     /// z̄(S) = (1/n) Σ_i z_i after checking (or, on request, clipping) every row: the input of
