@@ -279,17 +279,19 @@ fn adversarial_pair() -> (Dataset, Dataset) {
     (build(51), build(50))
 }
 
-/// C9 (audit through the audit engine): Algorithm 1 on the adversarial neighbours, 10⁶ draws per
+/// C9 (audit through the audit engine): Algorithm 1 on the adversarial neighbours, 3·10⁵ draws per
 /// side, score ⟨ẑ, (1, 1)/√2⟩, Bonferroni over all thresholds at confidence 1 − 1e-6: the
 /// certified lower bound is ≤ the accounted ε (the accountant is an upper bound, so this fails
 /// with probability ≤ 1e-6), for Laplace (ε = 1, δ = 0) and Gaussian (ε = 0.9, δ = 1e-3, audited at
-/// δ = 1e-3 where 10⁶ draws have power). Twins, against the correct accounted ε: Laplace with the
+/// δ = 1e-3 where these draws have power). Twins, against the correct accounted ε: Laplace with the
 /// sensitivity taken as L instead of 2L√s (true ε = 2√2) and the Gaussian with Δ₂ taken as L
-/// instead of 2L (σ halved) are flagged: their certified bounds exceed the accounted ε.
+/// instead of 2L (σ halved) are flagged: their certified bounds exceed the accounted ε. Measured
+/// (seed 99): Laplace certified 0.716 of accounted 1.000, twin 2.192; Gaussian certified 0.364 of
+/// 0.559, twin 0.973.
 #[test]
 fn audit_c9_projection_mechanism_laplace_and_gaussian_with_broken_twins() {
     let (d, d_prime) = adversarial_pair();
-    let runs = 1_000_000usize;
+    let runs = 300_000usize;
     let score = ProjectionScore::new(vec![1.0, 1.0]).unwrap();
     let audit = |cfg: ProjectionMechanismConfig, delta: f64| {
         let (sa, sb) = sample_scores(&Alg1 { cfg }, &d, &d_prime, runs, Seeds::new(99), &score);
