@@ -39,12 +39,12 @@
 //! | [`special`] | log-space arithmetic, `ln erfc`, normal CDF, the bracketed root finder |
 //! | [`linalg`] | norms over faer |
 //! | [`noise`] | Gaussian (isotropic, diagonal), Laplace, report-noisy-max/min, exponential mechanism |
-//! | [`geometry`] | clipping, projections onto balls, boxes and ellipsoids (radial and Euclidean, weighted) |
+//! | [`geometry`] | clipping, projections onto balls, boxes, the simplex and ellipsoids (radial and Euclidean, weighted); mirror maps and certified Bregman steps ([`geometry::mirror`]) |
 //! | [`data`] | datasets (dense and sparse), CSV and LIBSVM readers, the papers' synthetic generators |
-//! | [`loss`] | losses with per-example (sub)gradients: absolute, squared, logistic, hinge |
+//! | [`loss`] | losses with per-example (sub)gradients: absolute, squared, logistic, hinge, linear |
 //! | [`sampling`] | batch samplers (Poisson, fixed size with and without replacement, full), each naming its accounting event |
 //! | [`model`] | models with per-example gradients: GLM adapter, MLP (factored norms), \[ZCHWB\]'s non-convex test problem |
-//! | [`accounting`] | events, RDP accountant, conversions, analytic Gaussian, zCDP, composition, calibration |
+//! | [`accounting`] | events, RDP and PLD accountants (one [`accounting::Accountant`] trait), conversions, analytic Gaussian, zCDP, composition, calibration, events from other libraries |
 //! | [`optim`] | the algorithms, one file each, and [`optim::RunSpec`], the run rules of `dpref run` |
 //! | [`bounds`] | the papers' theorems and lemmas as functions with explicit constants (printed and corrected) |
 //! | [`audit`] | ε lower bounds from samples, one-run audits, GDP estimates, canary audits, a catalogue of mechanisms |
@@ -58,7 +58,7 @@
 //! | `[ZCHWB]` | Zhou, Chen, Hong, Wu, Banerjee — Private Stochastic Non-Convex Optimization: Adaptive Algorithms and Tighter Generalization Bounds | `optim::dpagd`, `model`, `bounds::dpagd` |
 //! | `[GGKKM]` | Ghazi, Guzmán, Kamath, Kumar, Manurangsi — Differentially Private Optimization with Sparse Gradients | `optim::sparse` (Algs. 1 and 4; the rest planned) |
 //! | `[LZLRMS]` | Li, Zaheer, Liu, Reddi, McMahan, Smith — DP Adaptive Optimization with Delayed Preconditioners (DP²) | `optim::dp2`, `bounds::dp2` |
-//! | `[AFKT]` | Asi, Feldman, Koren, Talwar — Private Stochastic Convex Optimization: Optimal Rates in l1 Geometry | `optim::l1` (planned) |
+//! | `[AFKT]` | Asi, Feldman, Koren, Talwar — Private Stochastic Convex Optimization: Optimal Rates in l1 Geometry | `optim::l1`, `geometry::mirror`, `bounds::l1`, `data::l1_problems` (Algs. 1–6, the Sec. 5 reduction; the approximate-DP Frank–Wolfe refused) |
 //!
 //! Venues, arXiv ids and every other work cited (accounting, auditing): the bibliography of
 //! `proofs/README.md`.
