@@ -162,7 +162,7 @@ impl BatchSampler {
     }
 }
 
-/// The first m entries of a uniformly random permutation of `0..n` into `out` (cleared first):
+/// The first m entries of a uniformly random permutation of `0..n`, appended to `out` (callers clear it):
 /// a partial Fisher–Yates shuffle, `swap(j, U{j..n})` for j < m. Every ordered m-tuple of distinct
 /// indices has probability `(n − m)!/n!` (the j-th draw is uniform over the n − j indices not yet
 /// taken). The one implementation of sampling without replacement
