@@ -433,3 +433,32 @@ fn bias_reduced_invalid_input_is_a_typed_error() {
     assert!(matches!(BiasReducedConfig::new(1.0, 0, 1.0, 0.0), Err(Error::InvalidParameter { .. })));
     assert!(matches!(BiasReducedConfig::new(f64::NAN, s, 1.0, 0.0), Err(Error::InvalidParameter { .. })));
 }
+
+/// The release's subsample bookkeeping: every release on an open sample draws noise (counted),
+/// the Gaussian ones become one `SampledWithoutReplacement(n, m, Gaussian(z))` with
+/// 1/z² = Σ 1/zᵢ² at the close, Laplace ones are recorded at once, unamplified; a release after
+/// the close is an ordinary `Gaussian` again.
+#[test]
+fn release_subsample_composes_gaussians_into_one_sampled_event() {
+    let mut release = PrivateRelease::statistics(0.0, Seeds::new(3)).unwrap();
+    let mut batch = Vec::new();
+    release.sample_ordered_subset(50, 4, &mut batch).unwrap();
+    assert_eq!(batch.len(), 4);
+    let mut v = vec![0.0; 3];
+    release.release_statistic_given_std(&mut v, 2.0, 1.0).unwrap(); // z = 2
+    release.release_statistic_given_std(&mut v, 4.0, 2.0).unwrap(); // z = 2
+    release.release_statistic_laplace(&mut v, 3.0, 1.0).unwrap(); // Laplace(3)
+    assert_eq!(release.events().len(), 1, "only the Laplace event before the close");
+    release.close_subsample().unwrap();
+    release.release_statistic_given_std(&mut v, 5.0, 1.0).unwrap();
+    let summary = release.finish().unwrap();
+    assert_eq!(summary.releases, 4);
+    let Some(DpEvent::Composed(parts)) = summary.events.as_event() else { panic!("{:?}", summary.events) };
+    assert_eq!(parts[0], DpEvent::Laplace { noise_multiplier: 3.0 });
+    let DpEvent::SampledWithoutReplacement { source_dataset_size: 50, sample_size: 4, event } = &parts[1] else {
+        panic!("{:?}", parts[1])
+    };
+    let DpEvent::Gaussian { noise_multiplier: z } = **event else { panic!() };
+    assert!(z <= 2f64.sqrt() && (z - 2f64.sqrt()).abs() <= 1e-14, "z = 2/sqrt(2): {z}");
+    assert_eq!(parts[2], DpEvent::Gaussian { noise_multiplier: 5.0 });
+}
