@@ -36,7 +36,7 @@ use crate::accounting::{
 };
 use crate::error::{Error, Result, check};
 use crate::rng::{DpRng, Seeds, Stream};
-use crate::sampling::BatchSampler;
+use crate::sampling::{BatchSampler, TruncatedGeometric, uniform_ordered_subset};
 
 /// How a run states its noise (the parametrisation of its paper). It decides only how the noise
 /// std is computed from σ, so that each algorithm evaluates its paper's formula.
@@ -137,6 +137,17 @@ pub struct PrivateRelease {
     noise: DpRng,
     stds: Vec<f64>,
     events: EventLog,
+    subsample: Option<OpenSubsample>,
+}
+
+/// A fixed-size sample without replacement drawn by [`PrivateRelease::sample_ordered_subset`]
+/// whose Gaussian releases are still being composed (see that method).
+#[derive(Debug, Clone, Copy)]
+struct OpenSubsample {
+    n: usize,
+    m: usize,
+    /// Σ 1/zᵢ² over the Gaussian releases on the sample so far (zᵢ = std/sensitivity).
+    inverse_square_sum: f64,
 }
 
 /// What a finished [`PrivateRelease`] hands back to its run.
@@ -231,6 +242,7 @@ impl PrivateRelease {
             noise: seeds.stream(Stream::Noise),
             stds: Vec::new(),
             events: EventLog::default(),
+            subsample: None,
         })
     }
 
@@ -259,6 +271,7 @@ impl PrivateRelease {
             noise: seeds.stream(Stream::Noise),
             stds: Vec::new(),
             events: EventLog::default(),
+            subsample: None,
         })
     }
 
@@ -382,17 +395,71 @@ impl PrivateRelease {
         Ok(())
     }
 
-    /// `values += N(0, std²)` and, for a positive std, one `Gaussian(sigma)` event.
+    /// `values += N(0, std²)` and, for a positive std, one `Gaussian(sigma)` event (or, inside an
+    /// open subsample, its share `1/σ²` of the subsample's joint event).
     fn release_statistic_with_std(&mut self, values: &mut [f64], std: f64, sigma: f64) -> Result<()> {
         if values.is_empty() {
             return Ok(());
         }
+        let event = if std > 0.0 { Some(DpEvent::gaussian(sigma)?) } else { None };
         crate::noise::add_gaussian(&mut self.noise, values, std)?;
         self.releases += 1;
-        if std > 0.0 {
-            self.events.push(DpEvent::gaussian(sigma)?);
+        if let Some(event) = event {
+            match self.subsample.as_mut() {
+                Some(open) => open.inverse_square_sum += 1.0 / (sigma * sigma),
+                None => self.events.push(event),
+            }
         }
         Ok(())
+    }
+
+    /// Draws N ~ TGeom(M) (\[GGKKM\] Def. 6.1) from the sampling stream: a public, data-independent
+    /// draw (no event).
+    pub fn draw_truncated_geometric(&mut self, law: &TruncatedGeometric) -> u32 {
+        law.sample(&mut self.sampling)
+    }
+
+    /// Draws a uniformly random ordered sample of m distinct indices of `0..n` from the sampling
+    /// stream ([`uniform_ordered_subset`]) and opens it as a subsample (closing the previous one
+    /// first, see [`PrivateRelease::close_subsample`]). Until it closes, the Gaussian releases of
+    /// statistics (`release_statistic_given_std`, `release_statistic`) are computed on this sample
+    /// by the caller's promise, and their events are composed into **one** event recorded at the
+    /// close: `SampledWithoutReplacement(n, m, Gaussian(z))` with
+    /// `1/z² = Σᵢ 1/zᵢ²` (zᵢ = std/sensitivity of release i; Gaussians on the same sample compose
+    /// as one Gaussian whose whitened sensitivity is the ℓ2 sum), z rounded down. Laplace releases
+    /// on the sample are recorded as they run, **without** amplification (the RDP accountant
+    /// bounds sampling without replacement of the Gaussian only): an upper bound, since
+    /// conditionally on the sample each is a Laplace mechanism on the full dataset.
+    ///
+    /// # Errors
+    /// `InvalidParameter` unless 1 ≤ m ≤ n; event errors of the closed subsample.
+    pub fn sample_ordered_subset(&mut self, n: usize, m: usize, out: &mut Vec<usize>) -> Result<()> {
+        self.close_subsample()?;
+        uniform_ordered_subset(&mut self.sampling, n, m, out)?;
+        self.subsample = Some(OpenSubsample { n, m, inverse_square_sum: 0.0 });
+        Ok(())
+    }
+
+    /// Closes the open subsample, recording its joint event if it had a Gaussian release (see
+    /// [`PrivateRelease::sample_ordered_subset`]); nothing otherwise.
+    ///
+    /// # Errors
+    /// Event errors (sizes, a multiplier that is not finite and positive).
+    pub fn close_subsample(&mut self) -> Result<()> {
+        let Some(open) = self.subsample.take() else { return Ok(()) };
+        if open.inverse_square_sum > 0.0 {
+            // z = 1/√(Σ 1/zᵢ²): two roundings up to here, so shrink by 4 ulps (a smaller z is the
+            // safe direction: more privacy loss is reported, never less).
+            let z = (1.0 / open.inverse_square_sum.sqrt()) * (1.0 - 4.0 * f64::EPSILON);
+            let event = DpEvent::sampled_without_replacement(open.n as u64, open.m as u64, DpEvent::gaussian(z)?)?;
+            self.events.push(event);
+        }
+        Ok(())
+    }
+
+    /// The events recorded so far (an open subsample's event is recorded when it closes).
+    pub fn events(&self) -> &EventLog {
+        &self.events
     }
 
     /// Ends the run: its events, the accountant's reading of them (ε at the target's δ or at
@@ -400,7 +467,8 @@ impl PrivateRelease {
     ///
     /// # Errors
     /// Accountant errors for unsupported events.
-    pub fn finish(self) -> Result<ReleaseSummary> {
+    pub fn finish(mut self) -> Result<ReleaseSummary> {
+        self.close_subsample()?;
         let privacy = report(&self.events, self.sigma, self.privacy, self.neighbouring, self.clipped)?;
         let neighbouring = Some(self.neighbouring);
         Ok(ReleaseSummary { events: self.events, privacy, releases: self.releases, neighbouring })

@@ -8,7 +8,7 @@
 //! | Alg. 2, Gaussian ℓ1 recovery (basis pursuit), Sec. 3.1 | — | planned |
 //! | Alg. 3, output perturbation with the l∞ projection, Sec. 5 | — | planned (its l∞ projection: [`crate::geometry::Domain::project_linf`]) |
 //! | Alg. 4, sparse exponential mechanism (tiny d, exact pmf), Sec. 5.1 | [`sparse_exponential`](mod@sparse_exponential) | here |
-//! | Alg. 5, subsampled bias-reduced gradient estimator, Sec. 6.1 | — | planned (its TGeom and (O, E) split: [`crate::sampling`]) |
+//! | Alg. 5, subsampled bias-reduced gradient estimator, Sec. 6.1 | [`bias_reduced`](mod@bias_reduced) | here (MeanMech: Alg. 1 Laplace/Gaussian; Alg. 2 slot refused until built) |
 //! | Alg. 6, bias-reduced sparse SGD with a privacy filter, Sec. 6 | — | planned |
 //! | Alg. 7, boosting by noisy argmin, Sec. 7 | — | planned |
 //!
@@ -16,9 +16,14 @@
 //! [`crate::geometry`]; the truncated geometric law and uniform ordered subsets in
 //! [`crate::sampling`]; noise and events only in [`crate::optim::release`].
 
+pub mod bias_reduced;
 pub mod projection_mechanism;
 pub mod sparse_exponential;
 
+pub use bias_reduced::{
+    BiasReducedConfig, BiasReducedEstimate, BiasReducedRun, InverseWeight, MeanMechanism, MeanMechanismKind,
+    truncation_m,
+};
 pub use projection_mechanism::{
     InvalidRows, NoiseScale, ProjectionMechanismConfig, ProjectionMechanismRun, SparseVectors, project_noisy_mean,
 };
