@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | Alg. 1, projection mechanism (Laplace δ = 0, Gaussian δ > 0), Sec. 3 | [`projection_mechanism`](mod@projection_mechanism) | here |
 //! | Alg. 2, Gaussian ℓ1 recovery (basis pursuit), Sec. 3.1 | — | planned |
-//! | Alg. 3, output perturbation with the l∞ projection, Sec. 5 | — | planned (its l∞ projection: [`crate::geometry::Domain::project_linf`]) |
+//! | Alg. 3, output perturbation with the l∞ projection, Sec. 5 | [`output_perturbation`](mod@output_perturbation) | here (logistic/linear GLM; regulariser centred at x⁰; fixed-T projected GD with a certified distance ν added to the sensitivity; δ = 0 on ℝ^d only) |
 //! | Alg. 4, sparse exponential mechanism (tiny d, exact pmf), Sec. 5.1 | [`sparse_exponential`](mod@sparse_exponential) | here |
 //! | Alg. 5, subsampled bias-reduced gradient estimator, Sec. 6.1 | [`bias_reduced`](mod@bias_reduced) | here (MeanMech: Alg. 1 Laplace/Gaussian; Alg. 2 slot refused until built) |
 //! | Alg. 6, bias-reduced sparse SGD with a privacy filter, Sec. 6 | — | planned |
@@ -17,12 +17,16 @@
 //! [`crate::sampling`]; noise and events only in [`crate::optim::release`].
 
 pub mod bias_reduced;
+pub mod output_perturbation;
 pub mod projection_mechanism;
 pub mod sparse_exponential;
 
 pub use bias_reduced::{
     BiasReducedConfig, BiasReducedEstimate, BiasReducedRun, InverseWeight, MeanMechanism, MeanMechanismKind,
     truncation_m,
+};
+pub use output_perturbation::{
+    CertifiedSolution, OutputPerturbationConfig, OutputPerturbationRun, solve_regularised_erm,
 };
 pub use projection_mechanism::{
     InvalidRows, NoiseScale, ProjectionMechanismConfig, ProjectionMechanismRun, SparseVectors, project_noisy_mean,
