@@ -56,7 +56,7 @@
 //! |---|---|---|
 //! | `[ADFJT]` | Asi, Duchi, Fallah, Javidi, Talwar — Private Adaptive Gradient Methods for Convex Optimization | `optim::adaptive_noise`, `bounds::adaptive_noise` |
 //! | `[ZCHWB]` | Zhou, Chen, Hong, Wu, Banerjee — Private Stochastic Non-Convex Optimization: Adaptive Algorithms and Tighter Generalization Bounds | `optim::dpagd`, `model`, `bounds::dpagd` |
-//! | `[GGKKM]` | Ghazi, Guzmán, Kamath, Kumar, Manurangsi — Differentially Private Optimization with Sparse Gradients | `optim::sparse` (Algs. 1, 4 and 5; the rest planned) |
+//! | `[GGKKM]` | Ghazi, Guzmán, Kamath, Kumar, Manurangsi — Differentially Private Optimization with Sparse Gradients | `optim::sparse` (Algs. 1, 3, 4 and 5; the rest planned) |
 //! | `[LZLRMS]` | Li, Zaheer, Liu, Reddi, McMahan, Smith — DP Adaptive Optimization with Delayed Preconditioners (DP²) | `optim::dp2`, `bounds::dp2` |
 //! | `[AFKT]` | Asi, Feldman, Koren, Talwar — Private Stochastic Convex Optimization: Optimal Rates in l1 Geometry | `optim::l1`, `geometry::mirror`, `bounds::l1`, `data::l1_problems` (Algs. 1–6, the Sec. 5 reduction; the approximate-DP Frank–Wolfe refused) |
 //!
