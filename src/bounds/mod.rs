@@ -10,3 +10,4 @@ pub mod adaptive_noise;
 pub mod dp2;
 pub mod dpagd;
 pub mod l1;
+pub mod sparse;
