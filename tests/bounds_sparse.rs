@@ -101,7 +101,7 @@ fn golden_alg1_second_moments() {
 }
 
 /// Thm. 3.4's measurement count (erratum E1): printed/corrected = `ln(1/δ)^{1/4}`; at δ = e^{-16}
-/// that is 2. Corrected at s = 2, d = 2e, nε = 100... use d = 20, s = 2: `100√(2 ln 10/16)`.
+/// that is 2. Corrected at s = 2, d = 20, nε = 100: `100√(2 ln 10/16)` (ln(d/s) = ln 10).
 #[test]
 fn erratum_theorem34_measurements() {
     let delta = (-16f64).exp();
@@ -114,7 +114,7 @@ fn erratum_theorem34_measurements() {
 
 /// Lemma 4.3's confidence (erratum E2) at ρ₀ = 1/2, K = 16: printed `1 − e^{−1/16} ≈ 0.0606`,
 /// corrected `1 − e^{−1} ≈ 0.632`. α at α₀ = 1, n₀ = 10, n = 160, K = 16: `(10/160)√8`.
-/// Lemma A.3 at α₀ = 1, p = 2e⁴ (use p = 110: ln 55), n = 100, ε = 1: `0.5·min(1, ln 55/100)`.
+/// Lemma A.3 at α₀ = 1, p = 110 (ln(p/2) = ln 55), n = 100, ε = 1: `0.5·min(1, ln 55/100)`.
 /// Thm. 4.4 at s = 2, d = 200, n = 1, ε = 1: `min(1, 2 ln 100) = 1`; n = 100: `2 ln 100/100`.
 #[test]
 fn erratum_lemma43_confidence_and_lower_values() {
@@ -231,8 +231,8 @@ fn golden_lemma65_stopping_time() {
 /// Thm. 6.7 (E7) at D = 2, ν = 3, b = 0.1, τ = 100: corrected `(2·3·10 + 0.1·2·100)/100 = 0.8`,
 /// printed `(60 + 10)/100 = 0.7`. Thm. 6.8 (E9) at Γ = 1, H = 4, L = 2, ν = 9, b = 0.5, τ = 16:
 /// corrected `√(4/16)·9 + 1 = 5.5`, printed `√(4·16·9)/16 + 1 = 2.5`. Rates (E8): at L = D = 1,
-/// s = 1, d = e·… use d = 2: q = ln 2; n = e⁴ not integer → n = 64, ε = 1, δ = e^{-1}:
-/// corrected `√ln 64 · (ln 2)^{1/4}/8`, printed `√ln 64 · ln 2/8`.
+/// s = 1, d = 2 (q = ln 2), n = 64, ε = 1, δ = e^{-1}: corrected `√ln 64 · (ln 2)^{1/4}/8`,
+/// printed `√ln 64 · ln 2/8`.
 #[test]
 fn erratum_theorems67_68() {
     assert_rel(theorem67_bound_corrected_unit_constant(2.0, 3.0, 0.1, 100.0).unwrap(), 0.8, 1e-14, "6.7 corrected");
