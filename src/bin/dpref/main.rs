@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use account_args::{AccountArgs, CalibrateArgs};
 use audit::AuditCommand;
+use estimate::EstimateCommand;
 use flags::CliResult;
 use format::write_stdout;
 use reproduce::ReproduceArgs;
@@ -18,6 +19,7 @@ mod account_args;
 mod account_pld;
 mod audit;
 mod audit_accountant;
+mod estimate;
 mod flags;
 mod format;
 mod reproduce;
@@ -64,6 +66,9 @@ enum Command {
     /// Train with one algorithm on a dataset and report the output point and its privacy.
     #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
     Run(Box<RunArgs>),
+    /// Release a private estimate of a statistic of a dataset (mean: [GGKKM] projection mechanism).
+    #[command(subcommand, after_help = EXIT_CODES)]
+    Estimate(EstimateCommand),
 }
 
 /// The one `error:` line on stderr (ignoring a closed stderr) and exit code 2.
@@ -85,7 +90,7 @@ fn main() -> ExitCode {
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 return fail(
-                    "a subcommand is required: account, calibrate, run, audit or reproduce (see dpref --help)",
+                    "a subcommand is required: account, calibrate, run, estimate, audit or reproduce (see dpref --help)",
                 );
             }
             // clap renders several lines (usage, hints); the contract is one line.
@@ -104,6 +109,7 @@ fn main() -> ExitCode {
         Command::Audit(AuditCommand::Samples(a)) => audit::audit_samples(a),
         Command::Audit(AuditCommand::Accountant(a)) => audit_accountant::audit_accountant(a),
         Command::Run(a) => run::run_algorithm(a).map(|s| (s, false)),
+        Command::Estimate(EstimateCommand::Mean(a)) => estimate::estimate_mean(a).map(|s| (s, false)),
     };
     match result {
         Ok((text, violation)) => {
