@@ -4,10 +4,12 @@
 //! broken twin), the cost of 2^{N+1} + 1 gradients per call, the events it records, and typed
 //! refusals (proofs/sparse/bias_reduced.md §6).
 
+mod common;
+
+use common::sparse_data::sparse_rows_from;
 use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant};
 use dpref::data::sparse::SparseDataset;
 use dpref::error::{Error, Result};
-use dpref::linalg::norm_l2;
 use dpref::loss::Loss;
 use dpref::model::SparseGlm;
 use dpref::optim::PrivateRelease;
@@ -21,25 +23,7 @@ use rand::RngExt;
 /// n random rows with exactly s non-zeros of ℓ2 norm `l·(1 − 1e-15)`, labels ±1.
 fn sparse_data(n: usize, d: usize, s: usize, l: f64, seed: u64) -> SparseDataset {
     let mut r: DpRng = Seeds::new(seed).stream(Stream::Data);
-    let mut rows = Vec::with_capacity(n);
-    for _ in 0..n {
-        let mut support: Vec<usize> = Vec::new();
-        while support.len() < s {
-            let j = r.random_range(0..d);
-            if !support.contains(&j) {
-                support.push(j);
-            }
-        }
-        support.sort_unstable();
-        let vals: Vec<f64> = support.iter().map(|_| r.random::<f64>() + 0.1).collect();
-        let norm = norm_l2(&vals);
-        let row: Vec<(usize, f64)> = support
-            .iter()
-            .zip(&vals)
-            .map(|(&j, &v)| (j, if r.random::<bool>() { 1.0 } else { -1.0 } * v * l * (1.0 - 1e-15) / norm))
-            .collect();
-        rows.push(row);
-    }
+    let (rows, _) = sparse_rows_from(&mut r, n, d, s, l);
     let labels = (0..n).map(|_| if r.random::<bool>() { 1.0 } else { -1.0 }).collect();
     SparseDataset::from_rows(&rows, labels, d).unwrap()
 }

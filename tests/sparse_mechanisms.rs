@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::sparse_data::sparse_rows_from;
 use dpref::accounting::{DpEvent, gaussian};
 use dpref::audit::mechanism::ProjectionScore;
 use dpref::audit::{AuditSettings, Mechanism, epsilon_lower_bound, sample_scores};
@@ -21,37 +22,10 @@ use dpref::optim::sparse::{
 use dpref::rng::{DpRng, Seeds, Stream};
 use rand::RngExt;
 
-/// n random s-sparse rows of ℓ2 norm exactly L·(1 − 1e-15) (a hair inside, so that rounding of
-/// the norm never refuses them), as (CSR rows, dense features).
+/// n random s-sparse rows (see `common::sparse_data::sparse_rows_from`) from the data stream of
+/// `seed`, as (CSR rows, dense features).
 fn sparse_rows(n: usize, d: usize, s: usize, l: f64, seed: u64) -> (Vec<Vec<(usize, f64)>>, Vec<f64>) {
-    let mut r: DpRng = Seeds::new(seed).stream(Stream::Data);
-    let mut rows = Vec::with_capacity(n);
-    let mut dense = vec![0.0; n * d];
-    for i in 0..n {
-        let mut support: Vec<usize> = Vec::new();
-        while support.len() < s {
-            let j = r.random_range(0..d);
-            if !support.contains(&j) {
-                support.push(j);
-            }
-        }
-        support.sort_unstable();
-        let vals: Vec<f64> = support.iter().map(|_| r.random::<f64>() + 0.1).collect();
-        let norm = norm_l2(&vals);
-        let row: Vec<(usize, f64)> = support
-            .iter()
-            .zip(&vals)
-            .map(|(&j, &v)| {
-                let sign = if r.random::<bool>() { 1.0 } else { -1.0 };
-                (j, sign * v * l * (1.0 - 1e-15) / norm)
-            })
-            .collect();
-        for &(j, v) in &row {
-            dense[i * d + j] = v;
-        }
-        rows.push(row);
-    }
-    (rows, dense)
+    sparse_rows_from(&mut Seeds::new(seed).stream(Stream::Data), n, d, s, l)
 }
 
 fn datasets(n: usize, d: usize, s: usize, l: f64, seed: u64) -> (SparseDataset, Dataset) {

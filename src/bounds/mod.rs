@@ -11,3 +11,5 @@ pub mod dp2;
 pub mod dpagd;
 pub mod l1;
 pub mod sparse;
+
+mod validate;

@@ -7,4 +7,5 @@ pub mod box_adagrad;
 pub mod check;
 pub mod cli_data;
 pub mod golden;
+pub mod sparse_data;
 pub mod stat;

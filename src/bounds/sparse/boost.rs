@@ -84,7 +84,7 @@ pub fn theorem71_convex_rate_unit_constant(
 ) -> Result<f64> {
     let (l, dd, bb) = (check::positive("l", l)?, check::positive("diam_d", diam_d)?, check::positive("b", b)?);
     let (sf, _, lds) = strict_sparsity(s, d)?;
-    let ln_n = ln_n(n)?;
+    let ln_n = ln_n("n", n)?;
     let e = check::positive("epsilon", epsilon)?;
     ln_inv_delta(delta)?;
     if delta >= 0.5 {
@@ -117,7 +117,7 @@ pub fn theorem71_nonconvex_rate_unit_constant(
 ) -> Result<f64> {
     let (g, hh, l) = (check::positive("gamma", gamma)?, check::positive("h", h)?, check::positive("l", l)?);
     let (sf, _, lds) = strict_sparsity(s, d)?;
-    let ln_n = ln_n(n)?;
+    let ln_n = ln_n("n", n)?;
     let e = check::positive("epsilon", epsilon)?;
     let ld = ln_inv_delta(delta)?;
     let beta = beta_half(beta)?;

@@ -234,7 +234,7 @@ pub fn theorem56_approx_rate_unit_constant(
 ) -> Result<f64> {
     let erm = theorem51_approx_rate_unit_constant(l, diam_d, s, d, n, epsilon, delta, beta)?;
     let b = check::positive("b", b)?;
-    let ln_n = ln_n(n)?;
+    let ln_n = ln_n("n", n)?;
     let v = erm + (l * diam_d * ln_n.sqrt() + b) * (ln_inv_beta(beta)? / n as f64).sqrt();
     finite_result("theorem56_approx_rate_unit_constant", v)
 }
@@ -257,7 +257,7 @@ pub fn theorem56_lambda_unit_constant(
 ) -> Result<f64> {
     let (l, dd) = (check::positive("l", l)?, check::positive("diam_d", diam_d)?);
     let (sf, df) = sparsity(s, d)?;
-    let ln_n = ln_n(n)?;
+    let ln_n = ln_n("n", n)?;
     let nf = n as f64;
     let e = check::positive("epsilon", epsilon)?;
     let lb = ln_inv_beta(beta)?;

@@ -100,7 +100,7 @@ pub fn lemma64_alg1_constant_laplace(l: f64, s: u64, d: u64, epsilon_c: f64) -> 
 pub fn lemma64_rates_unit_constant(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64) -> Result<(f64, f64)> {
     let l = check::positive("l", l)?;
     let (sf, _, lds) = strict_sparsity(s, d)?;
-    let ln_n = ln_n(n)?;
+    let ln_n = ln_n("n", n)?;
     let e = check::positive("epsilon", epsilon)?;
     let q = sf * lds * ln_inv_delta(delta)?;
     let b = finite_result("lemma64_rates_unit_constant", l * q.powf(0.25) / (n as f64 * e).sqrt())?;
@@ -189,7 +189,7 @@ pub fn theorem67_bound_printed_unit_constant(diam_d: f64, nu: f64, b: f64, tau: 
 fn rate_inputs(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64) -> Result<(f64, f64, f64, f64, f64)> {
     let l = check::positive("l", l)?;
     let (sf, _, lds) = strict_sparsity(s, d)?;
-    let ln_n = ln_n(n)?;
+    let ln_n = ln_n("n", n)?;
     let e = check::positive("epsilon", epsilon)?;
     Ok((l, sf * lds, ln_n, n as f64 * e, ln_inv_delta(delta)?))
 }

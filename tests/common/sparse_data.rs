@@ -1,0 +1,37 @@
+//! Random sparse rows for the tests of the \[GGKKM\] mechanisms.
+
+use dpref::linalg::norm_l2;
+use dpref::rng::DpRng;
+use rand::RngExt;
+
+/// n random s-sparse rows of ℓ2 norm exactly L·(1 − 1e-15) (a hair inside, so that rounding of
+/// the norm never refuses them), as (CSR rows, dense features), drawn from `r`.
+pub fn sparse_rows_from(r: &mut DpRng, n: usize, d: usize, s: usize, l: f64) -> (Vec<Vec<(usize, f64)>>, Vec<f64>) {
+    let mut rows = Vec::with_capacity(n);
+    let mut dense = vec![0.0; n * d];
+    for i in 0..n {
+        let mut support: Vec<usize> = Vec::new();
+        while support.len() < s {
+            let j = r.random_range(0..d);
+            if !support.contains(&j) {
+                support.push(j);
+            }
+        }
+        support.sort_unstable();
+        let vals: Vec<f64> = support.iter().map(|_| r.random::<f64>() + 0.1).collect();
+        let norm = norm_l2(&vals);
+        let row: Vec<(usize, f64)> = support
+            .iter()
+            .zip(&vals)
+            .map(|(&j, &v)| {
+                let sign = if r.random::<bool>() { 1.0 } else { -1.0 };
+                (j, sign * v * l * (1.0 - 1e-15) / norm)
+            })
+            .collect();
+        for &(j, v) in &row {
+            dense[i * d + j] = v;
+        }
+        rows.push(row);
+    }
+    (rows, dense)
+}
