@@ -4,6 +4,7 @@
 
 pub mod l1_problems;
 pub mod sparse;
+pub mod sparse_families;
 
 use crate::error::{Error, Result};
 use crate::rng::DpRng;

@@ -3,6 +3,7 @@
 //! rare words, labels from a logistic model.
 
 use super::Dataset;
+use super::sparse_families::{draw_from_cumulative, zipf_cumulative};
 use crate::error::{Error, Result, check};
 use crate::rng::DpRng;
 use rand::RngExt;
@@ -147,12 +148,7 @@ pub fn bag_of_words(
         ));
     }
     check::all_finite("zipf exponent and signal", &[zipf, signal])?;
-    // cumulative Zipf weights for inverse-CDF draws
-    let mut cdf: Vec<f64> = (0..d).map(|j| (j as f64 + 1.0).powf(-zipf)).collect();
-    for j in 1..d {
-        cdf[j] += cdf[j - 1];
-    }
-    let total = cdf[d - 1];
+    let cdf = zipf_cumulative(d, zipf);
     let mut w_star = vec![0.0; d];
     for (k, j) in informative.enumerate() {
         w_star[j] = if k % 2 == 0 { signal } else { -signal };
@@ -163,8 +159,7 @@ pub fn bag_of_words(
     for _ in 0..n {
         let mut words = Vec::with_capacity(words_per_doc);
         while words.len() < words_per_doc {
-            let u = rng.random::<f64>() * total;
-            let j = cdf.partition_point(|&c| c < u).min(d - 1);
+            let j = draw_from_cumulative(&cdf, rng);
             if !seen[j] {
                 seen[j] = true;
                 words.push(j);
