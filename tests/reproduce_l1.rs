@@ -112,6 +112,6 @@ fn an_unknown_experiment_names_l1_among_the_choices() {
     let o = dpref(&["reproduce", "no-such-experiment", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("privacy, adaptive-noise, dpagd, dp2, l1"), "{err}");
+    assert!(err.contains("privacy, adaptive-noise, dpagd, dp2, l1, sparse"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -7,10 +7,12 @@
 pub mod adaptive_noise;
 pub mod dp2;
 pub mod dpagd;
+pub mod fit;
 pub mod l1;
 pub mod plot;
 pub mod privacy_table;
 pub mod report;
+pub mod sparse;
 
 pub use report::{Options, Outcome, Progress, check_output_dir, write_index};
 
@@ -19,7 +21,10 @@ use rayon::prelude::*;
 use std::path::Path;
 
 /// The experiments' command-line names, in the order `reproduce` runs them.
-pub const NAMES: [&str; 5] = ["privacy", "adaptive-noise", "dpagd", "dp2", "l1"];
+pub const NAMES: [&str; 6] = ["privacy", "adaptive-noise", "dpagd", "dp2", "l1", "sparse"];
+
+/// [`NAMES`] as the constraint of an "unknown experiment" error.
+pub const NAMES_CONSTRAINT: &str = "one of: privacy, adaptive-noise, dpagd, dp2, l1, sparse";
 
 /// Runs the experiment called `name` (one of [`NAMES`]) with its outputs under `out` (which
 /// should have passed [`check_output_dir`]).
@@ -49,7 +54,11 @@ pub fn run_named(name: &str, options: &Options, out: &Path) -> Result<Outcome> {
             let r = l1::run(options, out)?;
             ("l1", r.markdown, r.summary, r.files)
         }
-        other => return Err(Error::invalid("experiment", other, "one of: privacy, adaptive-noise, dpagd, dp2, l1")),
+        "sparse" => {
+            let r = sparse::run(options, out)?;
+            ("sparse", r.markdown, r.summary, r.files)
+        }
+        other => return Err(Error::invalid("experiment", other, NAMES_CONSTRAINT)),
     };
     Ok(Outcome { name, markdown, summary, files, seconds: start.elapsed().as_secs_f64() })
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub(crate) struct ReproduceArgs {
-    /// Experiments to run (default: all). Available: privacy, adaptive-noise, dpagd, dp2, l1.
+    /// Experiments to run (default: all). Available: privacy, adaptive-noise, dpagd, dp2, l1, sparse.
     pub(crate) experiments: Vec<String>,
     /// Shrink every experiment to finish in a few minutes on two cores.
     #[arg(long)]
@@ -22,21 +22,19 @@ pub(crate) struct ReproduceArgs {
     pub(crate) seed: u64,
 }
 
-pub(crate) const EXPERIMENTS: &[&str] = &["privacy", "adaptive-noise", "dpagd", "dp2", "l1"];
-
 /// `dpref reproduce`: checks that `--out` is writable before computing anything, runs each
 /// experiment (progress on stderr, the report tables on stdout) and links what it wrote in
 /// `<out>/index.md` (rewritten after each experiment, so finished results stay linked).
 pub(crate) fn reproduce(args: &ReproduceArgs) -> Result<()> {
     use dpref::experiments;
     let selected: Vec<String> = if args.experiments.is_empty() {
-        EXPERIMENTS.iter().map(|s| s.to_string()).collect()
+        experiments::NAMES.iter().map(|s| s.to_string()).collect()
     } else {
         args.experiments.clone()
     };
     for name in &selected {
-        if !EXPERIMENTS.contains(&name.as_str()) {
-            return Err(Error::invalid("experiment", name, "one of: privacy, adaptive-noise, dpagd, dp2, l1"));
+        if !experiments::NAMES.contains(&name.as_str()) {
+            return Err(Error::invalid("experiment", name, experiments::NAMES_CONSTRAINT));
         }
     }
     experiments::check_output_dir(&args.out)?;
