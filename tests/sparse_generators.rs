@@ -1,12 +1,13 @@
 //! \[GGKKM\] synthetic data and the constructions of the analysis (`dpref::data::sparse_families`):
 //! properties E1–E3 (packing, block-diagonal dataset, padding), B4 (Lemma 5.3's hard
-//! threshold), D9 (Maurey's identity) and D1 (Thm. 3.2's explicit bound as a failure frequency)
+//! threshold), D9 (Maurey's identity), D1 and D2 (Thms. 3.2 and 3.3's explicit bounds as failure
+//! frequencies)
 //! of proofs/sparse/README.md.
 
 mod common;
 
 use common::stat::{ALPHA, binomial_interval};
-use dpref::bounds::sparse::{theorem32_dense_term, theorem32_sparse_term};
+use dpref::bounds::sparse::{theorem32_dense_term, theorem32_sparse_term, theorem33_bound};
 use dpref::data::sparse::SparseDataset;
 use dpref::data::sparse_families::{
     SparseFamily, block_diagonal, hard_threshold, maurey_average, pad_with_zero_rows, sparse_family, sparse_packing,
@@ -272,4 +273,31 @@ fn stat_d1_theorem_3_2_explicit_bound_fails_at_most_beta() {
     assert!(sparse_misses <= allowed && dense_misses <= allowed, "{sparse_misses}, {dense_misses} > {allowed}");
     let (twin_sparse, _) = misses(epsilon / 16.0);
     assert!(twin_sparse > allowed, "power twin: {twin_sparse} <= {allowed}");
+}
+
+/// D2 (Thm. 3.3 explicit, Stat): Algorithm 1 with Gaussian noise (ε = 0.5, δ = 1e-6) misses
+/// min(dense, sparse) of Thm. 3.3 (each at β/2) in at most a fraction β = 0.1 of R = 1500 runs on
+/// the worst-case data; acceptance as in D1. Power twin: noise 16× too large (ε/16) misses in 283
+/// of 1500 runs (allowed 210; at the true scale 0): the explicit bound is loose (a union bound over
+/// d coordinates and the sparse/dense minimum), so only gross miscalibration is caught.
+#[test]
+fn stat_d2_theorem_3_3_explicit_bound_fails_at_most_beta() {
+    let (n, d, s, l, epsilon, delta, beta, reps) = (200u64, 1000u64, 4usize, 1.0, 0.5, 1e-6, 0.1, 1500u64);
+    let data = sparse_family(SparseFamily::UniformSupport, n as usize, d as usize, s, l, &mut data_rng(41)).unwrap();
+    let mean = mean_of(&data);
+    let bound = theorem33_bound(l, s as u64, d, n, epsilon, delta, beta).unwrap();
+    let misses = |eps: f64| {
+        let cfg = ProjectionMechanismConfig::new(l, s, eps, delta).unwrap();
+        (0..reps)
+            .filter(|&r| {
+                let run = cfg.run(SparseVectors::Csr(&data), Seeds::new(42).child(r)).unwrap();
+                norm_l2(&run.z_hat.iter().zip(&mean).map(|(a, b)| a - b).collect::<Vec<_>>()) > bound
+            })
+            .count() as u64
+    };
+    let (_, allowed) = binomial_interval(reps, beta, ALPHA);
+    let (true_misses, twin_misses) = (misses(epsilon), misses(epsilon / 16.0));
+    assert!(true_misses <= allowed, "{true_misses} > {allowed}");
+    eprintln!("D2: {true_misses} and twin {twin_misses} of {reps} (allowed {allowed})");
+    assert!(twin_misses > allowed, "power twin: {twin_misses} <= {allowed}");
 }

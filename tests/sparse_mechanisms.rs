@@ -475,3 +475,42 @@ fn stat_b5_sparse_exponential_draws_follow_the_exact_pmf() {
     assert!(stat <= limit, "Alg. 4 draws: chi-square {stat} > {limit}");
     assert!(twin > limit, "the uniform twin passes: {twin}");
 }
+
+/// C2 (Exact): the Laplace release z̃ = z̄ + Lap(σ)^{⊗d} has pointwise privacy loss
+/// `|‖y − z̄′‖₁ − ‖y − z̄‖₁|/σ ≤ ‖z̄ − z̄′‖₁/σ ≤ ε` at every y (the projection is post-processing,
+/// so the pre-projection check suffices), checked at 20 000 random y around the means and along
+/// the ray y = z̄ + t(z̄ − z̄′), where the loss reaches ε to 2e-12 on the adversarial neighbours.
+/// Twin: σ calibrated on the sensitivity L instead of 2L√s (s = 4: 4× too little noise) loses
+/// 4ε on the same ray.
+#[test]
+fn c2_laplace_pointwise_privacy_loss_is_at_most_epsilon() {
+    let (n, d, s, l, eps) = (9, 16, 4, 1.0, 0.7);
+    let cfg = ProjectionMechanismConfig::new(l, s, eps, 0.0).unwrap();
+    let sigma = cfg.noise_scale(n).unwrap().sigma();
+    let (rows, _) = sparse_rows(n, d, s, l, 5);
+    let z: Vec<(usize, f64)> = (0..s).map(|j| (2 * j, l / (s as f64).sqrt() * (1.0 - 1e-15))).collect();
+    let (mut a, mut b) = (rows.clone(), rows);
+    a[0] = z.clone();
+    b[0] = z.iter().map(|&(j, v)| (j, -v)).collect();
+    let mean_of = |rows: &[Vec<(usize, f64)>]| {
+        let ds = SparseDataset::from_rows(rows, vec![0.0; n], d).unwrap();
+        cfg.mean(SparseVectors::Csr(&ds)).unwrap().0
+    };
+    let (za, zb) = (mean_of(&a), mean_of(&b));
+    let loss = |y: &[f64], sigma: f64| {
+        let dist = |m: &[f64]| y.iter().zip(m).map(|(p, q)| (p - q).abs()).sum::<f64>();
+        (dist(&zb) - dist(&za)).abs() / sigma
+    };
+    let mut r: DpRng = Seeds::new(6).stream(Stream::Data);
+    let mut worst = 0.0f64;
+    for _ in 0..20_000 {
+        let y: Vec<f64> = za.iter().map(|m| m + sigma * 6.0 * (r.random::<f64>() - 0.5)).collect();
+        worst = worst.max(loss(&y, sigma));
+    }
+    let ray: Vec<f64> = za.iter().zip(&zb).map(|(p, q)| p + 3.0 * (p - q)).collect();
+    assert!(worst <= eps * (1.0 + 1e-12), "random y lose {worst} > {eps}");
+    // exactly ε up to the calibration margin 1 + NORM_ROUNDING (1e-12) and rounding
+    assert!((loss(&ray, sigma) - eps).abs() <= 2e-12 * eps, "the ray loses {}", loss(&ray, sigma));
+    let twin_sigma = l / n as f64 / eps;
+    assert!(loss(&ray, twin_sigma) > 3.9 * eps, "twin loses {}", loss(&ray, twin_sigma));
+}
