@@ -123,6 +123,17 @@ fn prop_libsvm_reader_parses_sparse_rows() {
     assert!(matches!(r, Err(Error::InvalidParameter { .. })), "dimension below the largest index: {r:?}");
 }
 
+/// The sparse LIBSVM reader costs the non-zeros only: 40 rows with an index at 2^24 (the feature
+/// limit) read as CSR (2 entries per row), while the dense reader refuses the 6.7·10⁸-cell matrix.
+#[test]
+fn sparse_libsvm_reader_reads_what_the_dense_one_cannot_hold() {
+    let text: String = (0..40).map(|i| format!("{} 1:0.5 {}:-1\n", i % 2, 1 << 24)).collect();
+    let sparse = dpref::data::sparse::SparseDataset::parse_libsvm(&text, "wide.svm", None).unwrap();
+    assert_eq!((sparse.n(), sparse.d(), sparse.nnz()), (40, 1 << 24, 80));
+    assert_eq!(sparse.row(3), (&[0usize, (1 << 24) - 1][..], &[0.5, -1.0][..]));
+    assert!(is_data_error(&parse_libsvm(&text, "wide.svm", None)), "the dense reader must refuse");
+}
+
 /// The LIBSVM reader rejects empty input, bad labels, zero / decreasing / repeated / non-numeric
 /// indices, bad or non-finite values and entries without `:`, each with `Error::Data`.
 #[test]

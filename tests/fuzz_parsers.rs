@@ -5,6 +5,7 @@
 //! so the file runs in a few seconds (each binary case is one process).
 
 use dpref::audit::samples::{Column, parse_sample_column};
+use dpref::data::sparse::SparseDataset;
 use dpref::data::{parse_csv, parse_libsvm};
 use dpref::error::Error;
 use proptest::prelude::*;
@@ -55,6 +56,27 @@ proptest! {
                 prop_assert!(d.features().iter().chain(d.labels()).all(|v| v.is_finite()));
             }
             Err(e) => prop_assert!(is_reader_error(&e), "{e:?}"),
+        }
+    }
+
+    /// The sparse (CSR) LIBSVM reader accepts exactly what the dense one accepts (within the
+    /// dense size limit), with the same error, and the same numbers: each CSR row densified is
+    /// the dense row.
+    #[test]
+    fn prop_sparse_libsvm_reader_agrees_with_the_dense_one(text in any_text(), dim in prop::option::of(0usize..8)) {
+        match (parse_libsvm(&text, "fuzz.svm", dim), SparseDataset::parse_libsvm(&text, "fuzz.svm", dim)) {
+            (Ok(dense), Ok(sparse)) => {
+                prop_assert_eq!((dense.n(), dense.d()), (sparse.n(), sparse.d()));
+                prop_assert_eq!(dense.labels(), sparse.labels());
+                for i in 0..dense.n() {
+                    let mut row = vec![0.0; dense.d()];
+                    let (idx, vals) = sparse.row(i);
+                    idx.iter().zip(vals).for_each(|(&j, &v)| row[j] = v);
+                    prop_assert_eq!(dense.row(i), row.as_slice());
+                }
+            }
+            (Err(a), Err(b)) => prop_assert_eq!(format!("{a:?}"), format!("{b:?}")),
+            (a, b) => prop_assert!(false, "dense {:?} but sparse {:?}", a.map(|_| ()), b.map(|_| ())),
         }
     }
 

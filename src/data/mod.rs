@@ -227,6 +227,41 @@ pub fn read_libsvm(path: &Path, dimension: Option<usize>) -> Result<Dataset> {
 /// # Errors
 /// As [`read_libsvm`].
 pub fn parse_libsvm(text: &str, name: &str, dimension: Option<usize>) -> Result<Dataset> {
+    let (rows, d) = parse_libsvm_rows(text, name, dimension)?;
+    if rows.len().checked_mul(d).is_none_or(|cells| cells > MAX_DENSE_VALUES) {
+        return Err(Error::Data {
+            path: name.to_string(),
+            reason: format!(
+                "{} rows of {d} features would need a dense matrix of more than {MAX_DENSE_VALUES} values (2^27, 1 GiB)",
+                rows.len()
+            ),
+        });
+    }
+    let mut features = vec![0.0; rows.len() * d];
+    let mut labels = Vec::with_capacity(rows.len());
+    for (r, (label, entries)) in rows.iter().enumerate() {
+        labels.push(*label);
+        for &(j, v) in entries {
+            features[r * d + j] = v;
+        }
+    }
+    Dataset::new(features, labels, d)
+}
+
+/// The rows of LIBSVM text as (label, 0-based (index, value) entries in increasing index order),
+/// with the dimension: the largest index, or `dimension` if given and not smaller. Shared by the
+/// dense ([`parse_libsvm`]) and the sparse ([`sparse::SparseDataset::parse_libsvm`]) readers.
+///
+/// # Errors
+/// `Data` for malformed lines, non-increasing or zero indices, an index above [`MAX_FEATURES`],
+/// non-finite values or no rows; `InvalidParameter` for a `dimension` below the largest index or
+/// above [`MAX_FEATURES`].
+#[allow(clippy::type_complexity)]
+pub(crate) fn parse_libsvm_rows(
+    text: &str,
+    name: &str,
+    dimension: Option<usize>,
+) -> Result<(Vec<(f64, Vec<(usize, f64)>)>, usize)> {
     let text = strip_bom(text);
     let mut rows: Vec<(f64, Vec<(usize, f64)>)> = Vec::new();
     let mut max_index = 0usize;
@@ -279,24 +314,7 @@ pub fn parse_libsvm(text: &str, name: &str, dimension: Option<usize>) -> Result<
     if d > MAX_FEATURES {
         return Err(Error::invalid("dimension", d, "at most 2^24 = 16777216 (data::MAX_FEATURES)"));
     }
-    if rows.len().checked_mul(d).is_none_or(|cells| cells > MAX_DENSE_VALUES) {
-        return Err(Error::Data {
-            path: name.to_string(),
-            reason: format!(
-                "{} rows of {d} features would need a dense matrix of more than {MAX_DENSE_VALUES} values (2^27, 1 GiB)",
-                rows.len()
-            ),
-        });
-    }
-    let mut features = vec![0.0; rows.len() * d];
-    let mut labels = Vec::with_capacity(rows.len());
-    for (r, (label, entries)) in rows.iter().enumerate() {
-        labels.push(*label);
-        for &(j, v) in entries {
-            features[r * d + j] = v;
-        }
-    }
-    Dataset::new(features, labels, d)
+    Ok((rows, d))
 }
 
 /// The synthetic absolute regression of \[ADFJT\] Sec. 6.1: `x* ~ U{−1, 1}^d`,

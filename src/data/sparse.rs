@@ -55,6 +55,30 @@ impl SparseDataset {
         Ok(SparseDataset { d, row_start, indices, values, labels })
     }
 
+    /// Reads a LIBSVM/SVMlight file into compressed sparse rows, at the cost of its non-zeros
+    /// (no dense matrix: the format and its checks are those of [`super::read_libsvm`], without its
+    /// dense-size limit).
+    ///
+    /// # Errors
+    /// `Io`; as [`SparseDataset::parse_libsvm`].
+    pub fn read_libsvm(path: &std::path::Path, dimension: Option<usize>) -> Result<Self> {
+        let text = super::read_text(path)?;
+        Self::parse_libsvm(&text, &path.display().to_string(), dimension)
+    }
+
+    /// Parses LIBSVM text into compressed sparse rows (see [`SparseDataset::read_libsvm`]);
+    /// explicit zeros are kept as entries.
+    ///
+    /// # Errors
+    /// `Data` for malformed lines, non-increasing or zero indices, an index above
+    /// [`super::MAX_FEATURES`], non-finite values or no rows; `InvalidParameter` for a `dimension`
+    /// below the largest index.
+    pub fn parse_libsvm(text: &str, name: &str, dimension: Option<usize>) -> Result<Self> {
+        let (rows, d) = super::parse_libsvm_rows(text, name, dimension)?;
+        let (labels, rows): (Vec<f64>, Vec<Vec<(usize, f64)>>) = rows.into_iter().unzip();
+        SparseDataset::from_rows(&rows, labels, d)
+    }
+
     /// The non-zero entries of a dense dataset.
     pub fn from_dense(data: &Dataset) -> Self {
         let rows: Vec<Vec<(usize, f64)>> = (0..data.n())
