@@ -40,6 +40,7 @@ fn config(convexity: Convexity, domain: Domain) -> BiasReducedSgdConfig {
 }
 
 /// The run's event split into (filter's steps, target, the steps after it).
+#[allow(clippy::type_complexity)]
 fn split_run_event(event: &DpEvent) -> (Vec<DpEvent>, (f64, f64, f64), Vec<DpEvent>) {
     let (filter, rest) = match event {
         DpEvent::Composed(parts) => (&parts[0], parts[1..].to_vec()),
@@ -165,6 +166,12 @@ fn risk_and_gradient(data: &SparseDataset, x: &[f64]) -> (f64, Vec<f64>) {
     (f / n as f64, g)
 }
 
+/// A trajectory: (x^t, g_t) per step.
+type Path = Vec<(Vec<f64>, Vec<f64>)>;
+
+/// A risk oracle: x ↦ (F(x), ∇F(x)).
+type Risk<'a> = &'a dyn Fn(&[f64]) -> (f64, Vec<f64>);
+
 /// An adversarial biased oracle: φ(v, m) = v + c/m (no noise, a different bias per coordinate,
 /// large for small batches). Through Algorithm 5's telescoping, 𝒢 = ∇f(x, z_I) + c(1 − 1/(2C_M)):
 /// biased by a fixed vector. It still records one dummy claim per call (a unit Gaussian on a
@@ -183,12 +190,7 @@ impl MeanMechanism for Biased {
 
 /// A trajectory of `steps` Algorithm 6 steps (lines 5–6) with the biased oracle, levels uniform
 /// on {0..4}: (x^t, g_t) for t = 0..steps, and x^{steps}.
-fn trajectory(
-    cfg: &BiasReducedSgdConfig,
-    glm: SparseGlm<'_>,
-    steps: usize,
-    seed: u64,
-) -> (Vec<(Vec<f64>, Vec<f64>)>, Vec<f64>) {
+fn trajectory(cfg: &BiasReducedSgdConfig, glm: SparseGlm<'_>, steps: usize, seed: u64) -> (Path, Vec<f64>) {
     let mech = Biased { bias: vec![60.0, -40.0, 20.0, 10.0, -80.0, 40.0] };
     let mut filtered = FilteredSteps::new(Seeds::new(seed)).unwrap();
     let mut levels = Seeds::new(seed).stream(Stream::Init);
@@ -218,12 +220,7 @@ fn linear_risk_and_gradient(data: &SparseDataset, x: &[f64]) -> (f64, Vec<f64>) 
 
 /// The two sides of Prop. B.1 along `path` for comparator u: (Σ[F(x^t) − F(u)], the right side,
 /// Σ⟨∇F(x^t) − g_t, x^t − u⟩, the size of the terms).
-fn prop_b1_sides(
-    path: &[(Vec<f64>, Vec<f64>)],
-    u: &[f64],
-    eta: f64,
-    risk: &dyn Fn(&[f64]) -> (f64, Vec<f64>),
-) -> (f64, f64, f64, f64) {
+fn prop_b1_sides(path: &Path, u: &[f64], eta: f64, risk: Risk<'_>) -> (f64, f64, f64, f64) {
     let fu = risk(u).0;
     let d0: f64 = path[0].0.iter().zip(u).map(|(a, b)| (a - b).powi(2)).sum();
     let (mut lhs, mut rhs, mut bias_terms, mut scale) = (0.0, d0 / (2.0 * eta), 0.0, d0 / (2.0 * eta));
