@@ -117,7 +117,7 @@ fn laplace_difference_tail(g: f64, lambda: f64) -> f64 {
 /// midpoint quadrature of the difference's density `(1 + |x|/λ)e^{−|x|/λ}/(4λ)` (2·10⁵ cells on
 /// [g, g + 60λ]: the midpoint error is ≤ 60λ·h²·max|f″|/24 ≈ 2e-10 with h = 2.1e-4, the cut tail
 /// e^{−60}; tolerance 1e-7 relative). Exact: at the printed λ = Δ/ε′ the loss exceeds ε′ (measured
-/// 1.91ε′ near g = Δ, tending to 2ε′): the twin charging ε′ is flagged; at λ = 2Δ/ε′ it is ≤ ε′,
+/// 1.55ε′ at ε′ = 0.5 on the grid g ∈ [−4Δ, 4Δ]; the notes report 1.91ε′ for their setting; ≤ 2ε′ always): the twin charging ε′ is flagged; at λ = 2Δ/ε′ it is ≤ ε′,
 /// and the corrected charge 2Δ/λ covers both.
 #[test]
 fn exact_c7_report_noisy_min_two_laplace_difference_loss() {
