@@ -81,5 +81,31 @@ fn bench(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench);
+/// \[GGKKM\] Algorithm 6: the mean number of examples touched per step (2^{N_t+1} + 1 gradients,
+/// the goal: about log₂ n), measured over the steps of seeded stopping-rule runs and
+/// printed beside log₂ n and the exact mean 2C_M(M + 1) + 1; then one timed run at n = 4096.
+fn bench_alg6(c: &mut Criterion) {
+    use dpref::optim::sparse::{StoppingRule, stopping_time};
+    for n in [256usize, 4096, 65_536] {
+        let (mut touched, mut steps) = (0u64, 0u64);
+        for seed in 0..200u64 {
+            let t = stopping_time(n, 1.0, 1e-6 / (n as f64), StoppingRule::Lagged, Seeds::new(seed)).expect("valid");
+            touched += t.levels.iter().map(|&l| (1u64 << (l + 1)) + 1).sum::<u64>();
+            steps += t.steps();
+        }
+        let law = dpref::sampling::TruncatedGeometric::new(n.ilog2() - 1).expect("valid");
+        println!(
+            "alg6 n = {n}: mean examples touched per step {:.2} (log2 n = {:.2}, exact mean {:.2}), mean steps {:.1}",
+            touched as f64 / steps as f64,
+            (n as f64).log2(),
+            law.mean_batch_size() + 1.0,
+            steps as f64 / 200.0
+        );
+    }
+    c.bench_function("alg6_stopping_rule_n4096", |b| {
+        b.iter(|| stopping_time(4096, 1.0, 1e-9, StoppingRule::Lagged, Seeds::new(1)).expect("valid").steps())
+    });
+}
+
+criterion_group!(benches, bench, bench_alg6);
 criterion_main!(benches);

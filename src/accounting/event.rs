@@ -137,6 +137,23 @@ pub enum DpEvent {
     },
     /// The listed events run in sequence (adaptively).
     Composed(Vec<DpEvent>),
+    /// The fully adaptive (ε, δ)-DP filter (Whitehouse, Ramdas, Rogers, Wu, ICML 2023;
+    /// \[GGKKM\] Thm. A.4): the `steps` ran adaptively, step t being (ε_t, δ_t)-DP given the
+    /// past with (ε_t, δ_t) fixed before it ran (predictable), and the run stopped before
+    /// `√(2 ln(1/δ′) Σ_t ε_t²) + ½ Σ_t ε_t² ≤ ε` or `Σ_t δ_t ≤ δ″` would fail. The whole is then
+    /// (ε, δ′ + δ″)-DP. The event promises predictability; an accountant must still **check** the
+    /// condition on the steps it reads (and refuse the event if it fails). Only an accountant that
+    /// reads each step as an (ε_t, δ_t) pair can (`ApproxDpAccountant`); the others refuse it.
+    PrivacyFilter {
+        /// ε > 0: the filter's target.
+        target_epsilon: f64,
+        /// δ′ ∈ (0, 1): the slack of the concentration step.
+        delta_prime: f64,
+        /// δ″ ∈ [0, 1): the budget of the steps' δ_t.
+        delta_double_prime: f64,
+        /// The steps executed, in order (each one event).
+        steps: Vec<DpEvent>,
+    },
 }
 
 impl DpEvent {
@@ -216,6 +233,21 @@ impl DpEvent {
         Ok(DpEvent::SelfComposed { event: Box::new(event), count })
     }
 
+    /// `PrivacyFilter { ε, δ′, δ″, steps }`, validated (ε > 0 finite, δ′ ∈ (0, 1), δ″ ∈ [0, 1),
+    /// δ′ + δ″ < 1). The steps are validated by the accountant that reads them.
+    ///
+    /// # Errors
+    /// `InvalidParameter` outside those ranges.
+    pub fn privacy_filter(
+        target_epsilon: f64,
+        delta_prime: f64,
+        delta_double_prime: f64,
+        steps: Vec<DpEvent>,
+    ) -> Result<Self> {
+        check_filter(target_epsilon, delta_prime, delta_double_prime)?;
+        Ok(DpEvent::PrivacyFilter { target_epsilon, delta_prime, delta_double_prime, steps })
+    }
+
     /// A short one-line description for error messages (`PoissonSampled(q=0.01, Gaussian(z=1.1))`).
     pub fn describe(&self) -> String {
         match self {
@@ -242,6 +274,10 @@ impl DpEvent {
                 let inner: Vec<String> = events.iter().map(DpEvent::describe).collect();
                 format!("Composed[{}]", inner.join(", "))
             }
+            DpEvent::PrivacyFilter { target_epsilon, delta_prime, delta_double_prime, steps } => format!(
+                "PrivacyFilter(eps={target_epsilon}, delta'={delta_prime}, delta''={delta_double_prime}, {} steps)",
+                steps.len()
+            ),
         }
     }
 }
@@ -253,6 +289,18 @@ pub(crate) fn check_randomized_response(noise_parameter: f64, num_buckets: u64) 
     }
     if num_buckets < 2 {
         return Err(Error::invalid("num_buckets", num_buckets, ">= 2"));
+    }
+    Ok(())
+}
+
+/// Checks the parameters of a privacy filter: ε > 0 finite, δ′ ∈ (0, 1), δ″ ∈ [0, 1),
+/// δ′ + δ″ < 1.
+pub(crate) fn check_filter(target_epsilon: f64, delta_prime: f64, delta_double_prime: f64) -> Result<()> {
+    check::positive("filter target epsilon", target_epsilon)?;
+    check::open_unit("filter delta'", delta_prime)?;
+    check::probability_below_one("filter delta''", delta_double_prime)?;
+    if delta_prime + delta_double_prime >= 1.0 {
+        return Err(Error::invalid("filter delta' + delta''", delta_prime + delta_double_prime, "< 1"));
     }
     Ok(())
 }

@@ -65,6 +65,19 @@ pub fn delta_for_epsilon(epsilon: f64, noise_multiplier: f64) -> Result<f64> {
     Ok(log_delta_for_epsilon(epsilon, noise_multiplier).exp())
 }
 
+/// δ(ε; z) of the Gaussian mechanism rounded up past its floating-point error: `exp(ln δ + its
+/// error bound)` ([`log_delta_error_bound`]), then one relative `4u` and one ulp for the `exp`;
+/// capped at 1. A release with multiplier z is (ε, this)-DP.
+///
+/// # Errors
+/// `InvalidParameter` for ε < 0 or z ≤ 0 (NaN, ∞ included).
+pub fn delta_for_epsilon_upper(epsilon: f64, noise_multiplier: f64) -> Result<f64> {
+    check::non_negative("epsilon", epsilon)?;
+    check::positive("sigma", noise_multiplier)?;
+    let l = log_delta_for_epsilon(epsilon, noise_multiplier) + log_delta_error_bound(epsilon, noise_multiplier);
+    Ok((l.exp() * (1.0 + 2.0 * f64::EPSILON)).next_up().min(1.0))
+}
+
 /// The smallest ε with `δ(ε; z) ≤ δ`, rounded up (the returned ε satisfies the inequality as
 /// evaluated). 0 if already `δ(0; z) ≤ δ`.
 ///

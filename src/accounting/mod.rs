@@ -8,6 +8,8 @@
 //! * [`gaussian`], [`gdp`]: exact curves of unsampled Gaussian releases; the classic formula.
 //! * [`zcdp`]: ρ-zCDP → (ε, δ), optimal conversion.
 //! * [`composition`]: basic and advanced composition of (ε, δ) mechanisms.
+//! * [`approx_dp`]: the approximate-DP accountant (events read as (ε, δ) pairs: basic
+//!   composition, amplification by sampling without replacement, the fully adaptive filter).
 //! * [`calibrate`]: the noise multiplier for a target (ε, δ), never overshooting.
 //! * [`accountant`]: the [`Accountant`] trait both accountants implement, and
 //!   [`epsilon_upper_of`].
@@ -16,6 +18,7 @@
 //!   `[lower, upper]` on ε (the upper end is the accountant's bound).
 
 pub mod accountant;
+pub mod approx_dp;
 pub mod calibrate;
 pub mod composition;
 pub mod conversion;
@@ -28,6 +31,7 @@ pub mod rdp;
 pub mod zcdp;
 
 pub use accountant::{Accountant, epsilon_upper_of};
+pub use approx_dp::ApproxDpAccountant;
 pub use calibrate::{Calibration, RdpSettings, calibrate_noise_multiplier, calibrate_noise_multiplier_pld};
 pub use conversion::{Conversion, DeltaBound, EpsilonBound};
 pub use event::{DpEvent, Neighbouring, SamplingScheme, dp_sgd_event, per_example_sum_gaussian};

@@ -23,10 +23,9 @@
 //! sensitivity and Laplace noise (\[GGKKM\] Algorithm 1, δ = 0),
 //! [`PrivateRelease::release_statistic_laplace`].
 //!
-//! Private *selections* (\[AFKT\] Algorithm 3's noisy vertex choice: report-noisy-min with
-//! Laplace noise, or the exponential mechanism) use the sibling [`PrivateSelection`], under the
-//! same rule: [`PrivateSelection::select_min`] draws the selection and records its pure-ε event
-//! in one call.
+//! Releases recorded as (ε, δ) claims and runs stopped by a privacy filter: [`epsilon_delta`].
+//! Private *selections* (report-noisy-min, the exponential mechanism) use the sibling
+//! [`PrivateSelection`]: [`PrivateSelection::select_min`] draws and records its pure-ε event in one call.
 //!
 //! Proof: proofs/private_release.md.
 
@@ -37,6 +36,8 @@ use crate::accounting::{
 use crate::error::{Error, Result, check};
 use crate::rng::{DpRng, Seeds, Stream};
 use crate::sampling::{BatchSampler, TruncatedGeometric, uniform_ordered_subset};
+
+pub mod epsilon_delta;
 
 /// How a run states its noise (the parametrisation of its paper). It decides only how the noise
 /// std is computed from σ, so that each algorithm evaluates its paper's formula.
@@ -142,12 +143,14 @@ pub struct PrivateRelease {
 
 /// A fixed-size sample without replacement drawn by [`PrivateRelease::sample_ordered_subset`]
 /// whose Gaussian releases are still being composed (see that method).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct OpenSubsample {
     n: usize,
     m: usize,
     /// Σ 1/zᵢ² over the Gaussian releases on the sample so far (zᵢ = std/sensitivity).
     inverse_square_sum: f64,
+    /// The (ε, δ) claims of the releases on the sample so far ([`epsilon_delta`]).
+    claims: Vec<DpEvent>,
 }
 
 /// What a finished [`PrivateRelease`] hands back to its run.
@@ -436,7 +439,7 @@ impl PrivateRelease {
     pub fn sample_ordered_subset(&mut self, n: usize, m: usize, out: &mut Vec<usize>) -> Result<()> {
         self.close_subsample()?;
         uniform_ordered_subset(&mut self.sampling, n, m, out)?;
-        self.subsample = Some(OpenSubsample { n, m, inverse_square_sum: 0.0 });
+        self.subsample = Some(OpenSubsample { n, m, inverse_square_sum: 0.0, claims: Vec::new() });
         Ok(())
     }
 
@@ -454,7 +457,7 @@ impl PrivateRelease {
             let event = DpEvent::sampled_without_replacement(open.n as u64, open.m as u64, DpEvent::gaussian(z)?)?;
             self.events.push(event);
         }
-        Ok(())
+        self.record_claims(open.n, open.m, open.claims)
     }
 
     /// The events recorded so far (an open subsample's event is recorded when it closes).

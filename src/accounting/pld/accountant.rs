@@ -459,6 +459,11 @@ impl PldAccountant {
                 "no accountant covers sampling with replacement (a record may enter a batch several \
                  times); use Poisson or fixed-size sampling without replacement",
             )),
+            DpEvent::PrivacyFilter { .. } => Err(self.unsupported(
+                event.describe(),
+                "a privacy filter is an (epsilon, delta) statement about steps read as (epsilon_t, delta_t) \
+                 pairs, not a privacy loss distribution; use the approximate-DP accountant",
+            )),
             DpEvent::SelfComposed { event: inner, count } => {
                 let k = check::count("count", *count)?;
                 Ok(Plan::SelfComposed(Box::new(self.plan(inner)?), k))

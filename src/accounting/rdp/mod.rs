@@ -333,6 +333,11 @@ impl RdpAccountant {
                 "no accountant covers sampling with replacement (a record may enter a batch several \
                  times); use Poisson or fixed-size sampling without replacement",
             )),
+            DpEvent::PrivacyFilter { .. } => Err(self.unsupported(
+                event,
+                "a privacy filter is an (epsilon, delta) statement about steps read as (epsilon_t, delta_t) \
+                 pairs, not a Renyi curve; use the approximate-DP accountant",
+            )),
             DpEvent::SelfComposed { event: inner, count } => {
                 let k = check::count("count", *count)? as f64;
                 let c = self.curve(inner)?;

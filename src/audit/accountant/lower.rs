@@ -227,6 +227,14 @@ impl LowerPld {
                 }
                 Ok(acc)
             }
+            // A filter's loss is not a PLD of its parts: dropped (a lower bound), steps validated.
+            DpEvent::PrivacyFilter { target_epsilon, delta_prime, delta_double_prime, steps } => {
+                crate::accounting::event::check_filter(*target_epsilon, *delta_prime, *delta_double_prime)?;
+                for step in steps {
+                    self.pld(step, direction)?;
+                }
+                self.drop_leaf(event, None, direction)
+            }
         }
     }
 }

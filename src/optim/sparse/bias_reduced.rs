@@ -433,7 +433,7 @@ impl BiasReducedConfig {
 
     /// `(1/|A|) Σ_{i∈A} ∇f(x, z_i)` with `∇f(x, z_i) = ℓ′(⟨z_i, x⟩, y_i)·z_i` on the support of
     /// z_i, every gradient checked against `S_s^d` (non-zeros ≤ s, evaluated ‖·‖₂ ≤ L).
-    fn mean_gradient(&self, x: &[f64], glm: SparseGlm<'_>, rows: &[usize]) -> Result<Vec<f64>> {
+    pub(crate) fn mean_gradient(&self, x: &[f64], glm: SparseGlm<'_>, rows: &[usize]) -> Result<Vec<f64>> {
         let d = glm.data.d();
         if x.len() != d {
             return Err(Error::invalid("point x", x.len(), "of the data's dimension d"));

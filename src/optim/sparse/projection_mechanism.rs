@@ -103,6 +103,17 @@ pub struct ProjectionMechanismConfig {
     pub invalid_rows: InvalidRows,
 }
 
+/// How a Gaussian release of Algorithm 1 is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum GaussianRecord {
+    /// `Gaussian(z)`: the whole privacy curve (RDP and PLD accountants).
+    #[default]
+    Curve,
+    /// `EpsilonDelta(ε, δ(ε; z))`: the point of the curve at the configured ε, with the exact
+    /// Gaussian δ there (≤ the configured δ; the approximate-DP accountant, \[GGKKM\] Lemma 6.3).
+    ClaimedEpsilon,
+}
+
 /// The noise Algorithm 1 drew (line 1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub enum NoiseScale {
@@ -318,6 +329,21 @@ impl ProjectionMechanismConfig {
         n: usize,
         release: &mut PrivateRelease,
     ) -> Result<ProjectionMechanismRun> {
+        self.release_mean_recorded(z_bar, n, release, GaussianRecord::Curve)
+    }
+
+    /// [`ProjectionMechanismConfig::release_mean`] with a choice of how a Gaussian release is
+    /// recorded ([`GaussianRecord`]; the Laplace release is always `Laplace(z)`).
+    ///
+    /// # Errors
+    /// As [`ProjectionMechanismConfig::release_mean`].
+    pub fn release_mean_recorded(
+        &self,
+        z_bar: Vec<f64>,
+        n: usize,
+        release: &mut PrivateRelease,
+        record: GaussianRecord,
+    ) -> Result<ProjectionMechanismRun> {
         if z_bar.is_empty() {
             return Err(Error::Empty { what: "mean vector" });
         }
@@ -330,9 +356,19 @@ impl ProjectionMechanismConfig {
             NoiseScale::Laplace { sigma } => {
                 release.release_statistic_laplace(&mut z_tilde, sigma, self.l1_sensitivity(n))?
             }
-            NoiseScale::Gaussian { sigma } => {
-                release.release_statistic_given_std(&mut z_tilde, sigma, self.l2_sensitivity(n))?
-            }
+            NoiseScale::Gaussian { sigma } => match record {
+                GaussianRecord::Curve => {
+                    release.release_statistic_given_std(&mut z_tilde, sigma, self.l2_sensitivity(n))?
+                }
+                GaussianRecord::ClaimedEpsilon => {
+                    release.release_statistic_epsilon_delta(
+                        &mut z_tilde,
+                        sigma,
+                        self.l2_sensitivity(n),
+                        self.epsilon,
+                    )?;
+                }
+            },
         }
         // Alg. 1, line 3: ẑ = argmin_{z ∈ K} ‖z − z̃‖₂, K = B₁^d(0, L√s)
         let mut z_hat = z_tilde.clone();
