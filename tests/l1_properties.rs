@@ -21,6 +21,18 @@ use dpref::rng::{Seeds, Stream};
 use proptest::prelude::*;
 use rand::RngExt;
 
+/// Algorithm 3 over the unit l1 ball at pure ε.
+fn fw_l1_ball(
+    phases: u32,
+    batch: usize,
+    lipschitz: f64,
+    selection: SelectionMechanism,
+    epsilon: f64,
+) -> FrankWolfeConfig {
+    let privacy = FwPrivacy::Pure { epsilon };
+    FrankWolfeConfig::new(phases, batch, lipschitz, Polytope::L1Ball { radius_r: 1.0 }, selection, privacy).unwrap()
+}
+
 /// The scores `⟨c_i, v⟩` of the 2d vertices `+e_j, −e_j` of the unit l1 ball.
 fn l1_scores(v: &[f64]) -> Vec<f64> {
     v.iter().copied().chain(v.iter().map(|x| -x)).collect()
@@ -165,15 +177,7 @@ fn o3_tree_estimator_telescopes_to_the_exact_gradient() {
     let (d, n) = (5usize, 512usize);
     let row = [0.7, -0.2, 0.4, 0.1, -0.9];
     let data = Dataset::new(row.iter().copied().cycle().take(n * d).collect(), vec![0.3; n], d).unwrap();
-    let cfg = FrankWolfeConfig::new(
-        3,
-        64,
-        100.0,
-        Polytope::L1Ball { radius_r: 1.0 },
-        SelectionMechanism::Exponential,
-        FwPrivacy::Pure { epsilon: 1.0 },
-    )
-    .unwrap();
+    let cfg = fw_l1_ball(3, 64, 100.0, SelectionMechanism::Exponential, 1.0);
     let fw = cfg.run(&data, Loss::Squared, Seeds::new(4)).unwrap();
     let mut g = vec![0.0; d];
     let mut checked = 0;
@@ -213,15 +217,7 @@ fn o7_same_seed_same_bits() {
             (run.x, format!("{:?}", run.events.as_event()))
         }),
         Box::new(|seed| {
-            let cfg = FrankWolfeConfig::new(
-                2,
-                32,
-                3.0,
-                Polytope::L1Ball { radius_r: 1.0 },
-                SelectionMechanism::ReportNoisyMin,
-                FwPrivacy::Pure { epsilon: 2.0 },
-            )
-            .unwrap();
+            let cfg = fw_l1_ball(2, 32, 3.0, SelectionMechanism::ReportNoisyMin, 2.0);
             let run = cfg.run(data, Loss::Squared, Seeds::new(seed)).unwrap().run;
             (run.x, format!("{:?}", run.events.as_event()))
         }),
@@ -277,15 +273,7 @@ fn p9_every_l1_algorithm_reports_replace_one_and_add_remove_is_refused_or_double
     localized.phases_k = Some(2);
     let mut localized_lp = LocalizedConfig::new(Geometry::Lp { p: 1.5 }, 1.0, 3.0, target).unwrap();
     localized_lp.phases_k = Some(2);
-    let fw = FrankWolfeConfig::new(
-        2,
-        32,
-        3.0,
-        Polytope::L1Ball { radius_r: 1.0 },
-        SelectionMechanism::ReportNoisyMin,
-        FwPrivacy::Pure { epsilon: 2.0 },
-    )
-    .unwrap();
+    let fw = fw_l1_ball(2, 32, 3.0, SelectionMechanism::ReportNoisyMin, 2.0);
     let reduction = StronglyConvexReductionConfig::new(localized.clone(), Some(2)).unwrap();
     let mut runs: Vec<(&str, Run)> = vec![
         ("Alg. 1", noisy_mirror_descent(data, Loss::Squared, &md, Seeds::new(1), &mut dpref::optim::NoTrace).unwrap()),
