@@ -175,7 +175,7 @@ fn hard_instance_optima_key_inequality_and_subgradient() {
     let (x_hat, f_hat_star) = problem.empirical_optimum();
     assert!(norm_l1(&x_hat) <= radius * (1.0 + 1e-12));
     assert!((problem.empirical_loss(&x_hat) - f_hat_star).abs() < 1e-12);
-    let mut z_bar = vec![0.0; 5];
+    let mut z_bar = [0.0; 5];
     for z in &problem.samples {
         for (m, zj) in z_bar.iter_mut().zip(z) {
             *m += zj / 40.0;

@@ -62,7 +62,8 @@ pub struct GroupGuarantee {
 /// `a = 8√(e^{ε₀} ln(4/δ_s)/p)`, `c = 8e^{ε₀}/p`, `ε_a = ln(1 + a + c)` (≥ the printed
 /// `ln(1 + (e^{ε₀} − 1)/(e^{ε₀} + 1)·(a + c))`), rounded up by 16 ulps.
 pub fn shuffle_amplified_epsilon(epsilon0: f64, nodes_p: u64, delta_s: f64) -> Option<f64> {
-    if nodes_p < 2 || !(epsilon0 >= 0.0) || !(delta_s > 0.0 && delta_s < 1.0) {
+    let valid = epsilon0 >= 0.0 && delta_s > 0.0 && delta_s < 1.0; // false for NaN
+    if nodes_p < 2 || !valid {
         return None;
     }
     let p = nodes_p as f64;
@@ -104,10 +105,10 @@ pub fn group_guarantee(
     if adv.epsilon < best.0 && adv.delta <= delta {
         best = (adv.epsilon, adv.delta, Route::Advanced);
     }
-    if let Some(e) = shuffle_amplified_epsilon(pure, nodes_p, delta) {
-        if e < best.0 {
-            best = (e, delta, Route::ShuffledPure);
-        }
+    if let Some(e) = shuffle_amplified_epsilon(pure, nodes_p, delta)
+        && e < best.0
+    {
+        best = (e, delta, Route::ShuffledPure);
     }
     // half of δ to the shuffle, half to the randomizers' δ₀ (sized for ε ≤ the target)
     let (delta_s, budget) = (0.5 * delta, 0.5 * delta);
