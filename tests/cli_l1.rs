@@ -111,8 +111,7 @@ fn cli_l1_refuses_what_no_accountant_or_algorithm_covers() {
         "noisy-mirror-descent --domain l2:1 --epsilon 1 --delta 1e-5 --neighbouring replace-one",
         "noisy-mirror-descent --domain l1:1 --epsilon 1 --delta 1e-5 --neighbouring replace-one --sampling with-replacement",
         "noisy-mirror-descent --domain l1:1 --sigma 1 --neighbouring replace-one --clip none",
-        // Frank–Wolfe: approximate DP is not implemented, a sigma is not its noise, steps are its own
-        "private-frank-wolfe --domain l1:1 --epsilon 1 --delta 1e-5 --neighbouring replace-one",
+        // Frank–Wolfe: a sigma is not its noise, steps are its own
         "private-frank-wolfe --domain l1:1 --sigma 1 --neighbouring replace-one",
         "private-frank-wolfe --domain l1:1 --epsilon 1 --neighbouring replace-one --steps 5",
         "private-frank-wolfe --domain l1:1 --epsilon 1 --neighbouring add-remove",

@@ -324,10 +324,24 @@ fn fw_invalid_inputs_are_typed_errors() {
         FrankWolfeConfig::new(2, 8, 1.0, Polytope::Vertices(vec![]), rnm, pure),
         Err(Error::Empty { .. })
     ));
-    assert!(matches!(
-        FrankWolfeConfig::new(2, 8, 1.0, ball.clone(), rnm, FwPrivacy::Approximate { epsilon: 1.0, delta: 1e-6 }),
-        Err(Error::Unsupported { .. })
-    ));
+    for delta in [0.0, 1.0, f64::NAN] {
+        assert!(invalid(FrankWolfeConfig::new(
+            2,
+            8,
+            1.0,
+            ball.clone(),
+            rnm,
+            FwPrivacy::Approximate { epsilon: 1.0, delta }
+        )));
+    }
+    assert!(invalid(FrankWolfeConfig::new(
+        2,
+        8,
+        1.0,
+        ball.clone(),
+        rnm,
+        FwPrivacy::Approximate { epsilon: 0.0, delta: 1e-6 }
+    )));
     let cfg = FrankWolfeConfig::new(2, 8, 1.0, ball.clone(), rnm, pure).unwrap();
     assert_eq!(cfg.samples_needed(), 28);
     let small = linear_data(27, 3, 1);

@@ -1,6 +1,7 @@
 //! The remaining named properties of the \[AFKT\] implementation (the numbering of
 //! `proofs/l1/noisy_mirror_descent.md` and `proofs/l1/frank_wolfe.md`): P1 and P2 (the private
-//! vertex selection), P8 (Algorithm 1's noise has the configured law, one draw per step), O3 (the
+//! vertex selection), P8 (Algorithm 1's noise has the configured law, one draw per step), P9 (the
+//! neighbouring relation: replace-one everywhere, add-remove refused or doubled), O3 (the
 //! dyadic estimator telescopes to the exact gradient) and O7 (reproducibility). G1–G8 are in
 //! `tests/mirror.rs`, P3–P5 and O2 in `tests/l1_frank_wolfe.rs`, P6, O1 and O4 in `tests/l1.rs`,
 //! `tests/l1_localized.rs` and `tests/l1_lp.rs`, O6 in `tests/bounds_l1.rs`.
@@ -19,6 +20,18 @@ use dpref::optim::{Observer, Privacy, PrivateSelection, SelectionMechanism, Trac
 use dpref::rng::{Seeds, Stream};
 use proptest::prelude::*;
 use rand::RngExt;
+
+/// Algorithm 3 over the unit l1 ball at pure ε.
+fn fw_l1_ball(
+    phases: u32,
+    batch: usize,
+    lipschitz: f64,
+    selection: SelectionMechanism,
+    epsilon: f64,
+) -> FrankWolfeConfig {
+    let privacy = FwPrivacy::Pure { epsilon };
+    FrankWolfeConfig::new(phases, batch, lipschitz, Polytope::L1Ball { radius_r: 1.0 }, selection, privacy).unwrap()
+}
 
 /// The scores `⟨c_i, v⟩` of the 2d vertices `+e_j, −e_j` of the unit l1 ball.
 fn l1_scores(v: &[f64]) -> Vec<f64> {
@@ -164,15 +177,7 @@ fn o3_tree_estimator_telescopes_to_the_exact_gradient() {
     let (d, n) = (5usize, 512usize);
     let row = [0.7, -0.2, 0.4, 0.1, -0.9];
     let data = Dataset::new(row.iter().copied().cycle().take(n * d).collect(), vec![0.3; n], d).unwrap();
-    let cfg = FrankWolfeConfig::new(
-        3,
-        64,
-        100.0,
-        Polytope::L1Ball { radius_r: 1.0 },
-        SelectionMechanism::Exponential,
-        FwPrivacy::Pure { epsilon: 1.0 },
-    )
-    .unwrap();
+    let cfg = fw_l1_ball(3, 64, 100.0, SelectionMechanism::Exponential, 1.0);
     let fw = cfg.run(&data, Loss::Squared, Seeds::new(4)).unwrap();
     let mut g = vec![0.0; d];
     let mut checked = 0;
@@ -212,15 +217,7 @@ fn o7_same_seed_same_bits() {
             (run.x, format!("{:?}", run.events.as_event()))
         }),
         Box::new(|seed| {
-            let cfg = FrankWolfeConfig::new(
-                2,
-                32,
-                3.0,
-                Polytope::L1Ball { radius_r: 1.0 },
-                SelectionMechanism::ReportNoisyMin,
-                FwPrivacy::Pure { epsilon: 2.0 },
-            )
-            .unwrap();
+            let cfg = fw_l1_ball(2, 32, 3.0, SelectionMechanism::ReportNoisyMin, 2.0);
             let run = cfg.run(data, Loss::Squared, Seeds::new(seed)).unwrap().run;
             (run.x, format!("{:?}", run.events.as_event()))
         }),
@@ -241,4 +238,118 @@ fn o7_same_seed_same_bits() {
         assert_eq!(a.1, b.1, "algorithm {k}: events");
         assert_ne!(a.0, c.0, "algorithm {k}: another seed, another output");
     }
+}
+
+/// P9, the neighbouring relation. (1) Every private l1 algorithm (Algs. 1, 2, 3, 5, 6 and the
+/// strongly convex reduction) reports replace-one, the paper's relation: `Run::neighbouring` (per
+/// phase for Algs. 2 and 6) is `Some(ReplaceOne)`; Algorithm 4 (non-private) reports none.
+/// (2) An add-remove accountant plugged into any of those runs is refused (`Run::epsilon_with`
+/// returns `Unsupported`): the events were accounted under replace-one. (3) Asking Algs. 1 and 5
+/// (which expose the relation) for add-remove is refused for every sampler: without replacement
+/// (no add-remove accountant; Alg. 5's only sampler), Poisson and the full batch (their normaliser
+/// |D| is private under add-remove). (4) Replace-one doubles the sensitivity: a full-batch run of T steps at σ is
+/// μ-GDP with `μ = √T·2C/(σC) = 2√T/σ` (a replaced record moves the clipped sum by 2C); the exact
+/// ε of that μ at δ (the Dong–Roth–Su closed form `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)`,
+/// an oracle independent of the accountant) must be ≤ the run's reported ε. Power: a run that
+/// took sensitivity C reports the ε of σ' = 2σ, which the same test shows to lie below the exact
+/// ε (asserted), so it would fail.
+#[test]
+fn p9_every_l1_algorithm_reports_replace_one_and_add_remove_is_refused_or_doubled() {
+    use dpref::accounting::RdpAccountant;
+    use dpref::error::Error;
+    use dpref::optim::Run;
+    use dpref::optim::l1::{
+        LpMirrorDescentConfig, StronglyConvexReductionConfig, localized_mirror_descent, lp_mirror_descent,
+    };
+    use dpref::sampling::BatchSampler;
+    let problem =
+        LeastSquaresL1::generate(512, vec![0.5, -0.2, 0.0, 0.1], 0.2, &mut Seeds::new(43).stream(Stream::Data))
+            .unwrap();
+    let data = &problem.data;
+    let target = Privacy::Target { epsilon: 2.0, delta: 1e-5 };
+    let md = NoisyMirrorDescentConfig::new(10, 1.0, 3.0, 16, MirrorMap::Entropic, target).unwrap();
+    let lp = LpMirrorDescentConfig::new(10, 1.5, 1.0, 3.0, 16, target).unwrap();
+    let mut localized = LocalizedConfig::new(Geometry::L1, 1.0, 3.0, target).unwrap();
+    localized.phases_k = Some(2);
+    let mut localized_lp = LocalizedConfig::new(Geometry::Lp { p: 1.5 }, 1.0, 3.0, target).unwrap();
+    localized_lp.phases_k = Some(2);
+    let fw = fw_l1_ball(2, 32, 3.0, SelectionMechanism::ReportNoisyMin, 2.0);
+    let reduction = StronglyConvexReductionConfig::new(localized.clone(), Some(2)).unwrap();
+    let mut runs: Vec<(&str, Run)> = vec![
+        ("Alg. 1", noisy_mirror_descent(data, Loss::Squared, &md, Seeds::new(1), &mut dpref::optim::NoTrace).unwrap()),
+        ("Alg. 5", lp_mirror_descent(data, Loss::Squared, &lp, Seeds::new(2)).unwrap()),
+        ("Alg. 3", fw.run(data, Loss::Squared, Seeds::new(3)).unwrap().run),
+    ];
+    for (name, cfg) in [("Alg. 2", &localized), ("Alg. 6", &localized_lp)] {
+        let run = localized_mirror_descent(data, Loss::Squared, cfg, Seeds::new(4)).unwrap();
+        assert_eq!(run.neighbouring, Neighbouring::ReplaceOne, "{name}");
+        runs.extend(run.phases.into_iter().map(|ph| (name, ph.run)));
+    }
+    let reduced = reduction.run(data, Loss::Squared, Seeds::new(5)).unwrap();
+    for (_, round) in reduced.rounds {
+        assert_eq!(round.neighbouring, Neighbouring::ReplaceOne, "reduction round");
+        runs.extend(round.phases.into_iter().map(|ph| ("reduction", ph.run)));
+    }
+    for (name, run) in &runs {
+        assert_eq!(run.neighbouring, Some(Neighbouring::ReplaceOne), "{name}");
+        assert!(!run.events.is_empty(), "{name}: a private run records events");
+        let refused = run.epsilon_with(&mut RdpAccountant::new(Neighbouring::AddRemove), 1e-5);
+        assert!(matches!(refused, Err(Error::Unsupported { .. })), "{name}: {refused:?}");
+    }
+    // the FW events are pure-ε: the matching relation's accountant composes them
+    let fw_run = &runs[2].1;
+    let composed = fw_run.epsilon_with(&mut RdpAccountant::new(Neighbouring::ReplaceOne), 1e-5).unwrap().unwrap();
+    assert!(composed >= fw_run.privacy.epsilon.unwrap() * (1.0 - 1e-12), "{composed} vs the ledger's");
+    let smd = dpref::optim::l1::entropic_smd(
+        data,
+        Loss::Squared,
+        &EntropicSmdConfig::new(1, 0.1).unwrap(),
+        Seeds::new(6),
+        &mut dpref::optim::NoTrace,
+    )
+    .unwrap();
+    assert_eq!(smd.neighbouring, None, "Alg. 4 is non-private");
+    // (3) add-remove refused for every sampler, Algs. 1 and 5
+    let noise = Privacy::NoiseMultiplier { sigma: 2.0, report_delta: Some(1e-5) };
+    for sampler in [
+        BatchSampler::WithoutReplacement { batch_size: 16 },
+        BatchSampler::poisson_expected(16, data.n()).unwrap(),
+        BatchSampler::Full,
+    ] {
+        let mut cfg = NoisyMirrorDescentConfig::new(10, 1.0, 3.0, 16, MirrorMap::Entropic, noise).unwrap();
+        cfg.neighbouring = Neighbouring::AddRemove;
+        cfg.sampler = sampler;
+        let refused = noisy_mirror_descent(data, Loss::Squared, &cfg, Seeds::new(7), &mut dpref::optim::NoTrace);
+        assert!(matches!(refused, Err(Error::Unsupported { .. })), "Alg. 1, {sampler:?}: {refused:?}");
+    }
+    // Alg. 5 draws b records without replacement only
+    let mut cfg = LpMirrorDescentConfig::new(10, 1.5, 1.0, 3.0, 16, noise).unwrap();
+    cfg.neighbouring = Neighbouring::AddRemove;
+    let refused = lp_mirror_descent(data, Loss::Squared, &cfg, Seeds::new(7));
+    assert!(matches!(refused, Err(Error::Unsupported { .. })), "Alg. 5: {refused:?}");
+    // (4) replace-one's doubled sensitivity, full batch, against the exact GDP curve
+    let (steps, sigma, delta) = (10u64, 8.0, 1e-5);
+    let full_batch_epsilon = |sigma: f64| -> f64 {
+        let privacy = Privacy::NoiseMultiplier { sigma, report_delta: Some(delta) };
+        let mut cfg = NoisyMirrorDescentConfig::new(steps, 1.0, 3.0, 16, MirrorMap::Entropic, privacy).unwrap();
+        cfg.sampler = BatchSampler::Full;
+        let run = noisy_mirror_descent(data, Loss::Squared, &cfg, Seeds::new(8), &mut dpref::optim::NoTrace).unwrap();
+        assert_eq!(run.neighbouring, Some(Neighbouring::ReplaceOne));
+        run.privacy.epsilon.unwrap()
+    };
+    let mu = 2.0 * (steps as f64).sqrt() / sigma;
+    let normal = statrs::distribution::Normal::standard();
+    let gdp_delta = |eps: f64| {
+        use statrs::distribution::ContinuousCDF;
+        normal.cdf(-eps / mu + mu / 2.0) - eps.exp() * normal.cdf(-eps / mu - mu / 2.0)
+    };
+    // the exact ε: δ(ε) decreases in ε; bisection to 1e-12
+    let (mut lo, mut hi) = (0.0f64, 50.0f64);
+    while hi - lo > 1e-12 {
+        let mid = 0.5 * (lo + hi);
+        if gdp_delta(mid) > delta { lo = mid } else { hi = mid }
+    }
+    let (reported, undoubled) = (full_batch_epsilon(sigma), full_batch_epsilon(2.0 * sigma));
+    assert!(reported >= hi, "reported {reported} below the exact {hi} of mu = 2 sqrt(T)/sigma");
+    assert!(undoubled < lo, "power: sensitivity C would report {undoubled}, below the exact {lo}");
 }

@@ -6,6 +6,10 @@
 //! Its population loss is exactly `F(x) = ½‖x − x_true‖₂² + s²/6`, so over the l1 ball of radius R
 //! the optimum is the Euclidean projection of `x_true` onto the ball and every excess loss is exact.
 //! [`LinearSigns`]: linear losses with random-sign features, on the l1 ball or the simplex.
+//! [`HardInstanceL1`]: \[AFKT\] Theorem 10's non-smooth instance `f(x; z) = L‖x − z‖₁`,
+//! `z ∈ {±D/d}^d`, with its own subgradient oracle (not a GLM loss) and exact population loss.
+//! [`AbsoluteRegressionL1`]: non-smooth l1 regression `|⟨a, x⟩ − y|` (notes E2) with its exact
+//! optimum and, for small d, its exact population loss.
 //!
 //! Checked by `tests/l1_problems.rs` (population losses against fresh samples, optima, gradient
 //! bounds).
@@ -136,5 +140,181 @@ impl LinearSigns {
         let mut x = vec![0.0; self.mu.len()];
         x[j] = 1.0;
         (x, m)
+    }
+}
+
+/// \[AFKT\] Theorem 10's hard instance (notes §2.7, E3): `f(x; z) = L‖x − z‖₁` over the l1 ball of
+/// radius D, samples `z ∈ {±a}^d`, `a = D/d`, coordinates independent with `P(z_j = +a) = (1 + μ_j)/2`.
+/// The loss is not a function of `⟨z, x⟩`, so it is not a GLM [`crate::loss::Loss`]: the problem
+/// carries its own value and subgradient oracle.
+///
+/// Population: `F(x) = L Σ_j E|x_j − z_j| = L Σ_j [p_j|x_j − a| + (1 − p_j)|x_j + a|]`, on the box
+/// `|x_j| ≤ a` equal to `L Σ_j (a − x_j μ_j)`. Its minimiser (over ℝ^d, hence over the ball, since
+/// `‖a·sign(μ)‖₁ ≤ D`) is `x* = a·sign(μ)` (any point of `[−a, a]` where `μ_j = 0`; 0 is taken),
+/// `F* = L Σ_j a(1 − |μ_j|)`. Empirical: on the box `F̂(x) = L Σ_j (a − x_j z̄_j/a)`, minimised at
+/// `a·sign(z̄)` with `F̂* = L Σ_j (a − |z̄_j|)` (the coordinatewise median).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HardInstanceL1 {
+    /// The n samples z_i, each of length d.
+    pub samples: Vec<Vec<f64>>,
+    /// μ ∈ [−1, 1]^d.
+    pub mu: Vec<f64>,
+    /// D: the l1 radius of X (and `a = D/d`).
+    pub radius_d: f64,
+    /// L: the Lipschitz constant (w.r.t. ‖·‖₁: `‖∂f‖_∞ ≤ L`).
+    pub lipschitz_l: f64,
+}
+
+impl HardInstanceL1 {
+    /// Draws n samples.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for n = 0, an empty μ or an entry outside [−1, 1], D or L not finite
+    /// and positive.
+    pub fn generate(n: usize, mu: Vec<f64>, radius_d: f64, lipschitz_l: f64, rng: &mut DpRng) -> Result<Self> {
+        check::count("n", n as u64)?;
+        check::positive("radius D", radius_d)?;
+        check::positive("Lipschitz constant L", lipschitz_l)?;
+        if mu.is_empty() {
+            return Err(Error::invalid("mu", "empty", "of dimension >= 1"));
+        }
+        if let Some(&m) = mu.iter().find(|m| !(-1.0..=1.0).contains(*m)) {
+            return Err(Error::invalid("mu entry", m, "in [-1, 1]"));
+        }
+        let a = radius_d / mu.len() as f64;
+        let samples = (0..n)
+            .map(|_| mu.iter().map(|m| if rng.random::<f64>() < 0.5 * (1.0 + m) { a } else { -a }).collect())
+            .collect();
+        Ok(HardInstanceL1 { samples, mu, radius_d, lipschitz_l })
+    }
+
+    /// `a = D/d`.
+    pub fn half_width(&self) -> f64 {
+        self.radius_d / self.mu.len() as f64
+    }
+
+    /// `f(x; z) = L‖x − z‖₁`.
+    pub fn loss(&self, x: &[f64], z: &[f64]) -> f64 {
+        self.lipschitz_l * x.iter().zip(z).map(|(xj, zj)| (xj - zj).abs()).sum::<f64>()
+    }
+
+    /// A subgradient `L·sign(x − z)` of f(·; z) at x into `out` (sign(0) = 0, a valid choice:
+    /// 0 ∈ ∂|·| at 0), `‖·‖_∞ ≤ L`.
+    pub fn subgradient(&self, x: &[f64], z: &[f64], out: &mut [f64]) {
+        for ((o, xj), zj) in out.iter_mut().zip(x).zip(z) {
+            let u = xj - zj;
+            *o = if u > 0.0 {
+                self.lipschitz_l
+            } else if u < 0.0 {
+                -self.lipschitz_l
+            } else {
+                0.0
+            };
+        }
+    }
+
+    /// `F̂(x) = (1/n) Σ_i f(x; z_i)`.
+    pub fn empirical_loss(&self, x: &[f64]) -> f64 {
+        self.samples.iter().map(|z| self.loss(x, z)).sum::<f64>() / self.samples.len() as f64
+    }
+
+    /// `F(x) = L Σ_j [p_j|x_j − a| + (1 − p_j)|x_j + a|]`, `p_j = (1 + μ_j)/2`, for every x.
+    pub fn population_loss(&self, x: &[f64]) -> f64 {
+        let a = self.half_width();
+        let per: f64 = x
+            .iter()
+            .zip(&self.mu)
+            .map(|(xj, m)| {
+                let p = 0.5 * (1.0 + m);
+                p * (xj - a).abs() + (1.0 - p) * (xj + a).abs()
+            })
+            .sum();
+        self.lipschitz_l * per
+    }
+
+    /// `(x*, F*)`: `x* = a·sign(μ)` (0 where μ_j = 0), `F* = L Σ_j a(1 − |μ_j|)`.
+    pub fn optimum(&self) -> (Vec<f64>, f64) {
+        let a = self.half_width();
+        let x = self.mu.iter().map(|m| if *m == 0.0 { 0.0 } else { a * m.signum() }).collect();
+        (x, self.lipschitz_l * self.mu.iter().map(|m| a * (1.0 - m.abs())).sum::<f64>())
+    }
+
+    /// `(x̂, F̂*)`: the empirical minimiser `a·sign(z̄)` and `F̂* = L Σ_j (a − |z̄_j|)`.
+    pub fn empirical_optimum(&self) -> (Vec<f64>, f64) {
+        let (a, n, d) = (self.half_width(), self.samples.len() as f64, self.mu.len());
+        let mut mean = vec![0.0; d];
+        for z in &self.samples {
+            crate::linalg::axpy(1.0 / n, z, &mut mean);
+        }
+        let x = mean.iter().map(|m| if *m == 0.0 { 0.0 } else { a * m.signum() }).collect();
+        (x, self.lipschitz_l * mean.iter().map(|m| a - m.abs()).sum::<f64>())
+    }
+}
+
+/// Non-smooth l1 regression (notes E2): features `a ~ Rademacher^d` (`‖a‖_∞ = 1`, so the loss is
+/// 1-Lipschitz w.r.t. ‖·‖₁), labels `y = ⟨a, x_true⟩ + ξ`, `ξ ~ U[−s, s]`, s > 0, the loss
+/// `|⟨a, x⟩ − y|` ([`crate::loss::Loss::Absolute`]).
+///
+/// With `u = ⟨a, x − x_true⟩`, `E_ξ|u − ξ| = g(u)`, `g(u) = (u² + s²)/(2s)` for `|u| ≤ s` and `|u|`
+/// otherwise; so `F(x) = E_a g(⟨a, x − x_true⟩) ≥ g(0) = s/2`, with equality at `x = x_true`
+/// (g is minimised at 0 only, and `E[aaᵀ] = I` makes u ≢ 0 for x ≠ x_true): over an l1 ball
+/// containing x_true, `x* = x_true` and `F* = s/2` exactly. `F(x)` itself is an average over the
+/// 2^d sign vectors, computed exactly for d ≤ [`AbsoluteRegressionL1::MAX_EXACT_D`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct AbsoluteRegressionL1 {
+    /// n samples `(a, y)`.
+    pub data: Dataset,
+    /// x_true.
+    pub x_true: Vec<f64>,
+    /// s > 0: the half-width of the label noise.
+    pub noise_half_width: f64,
+}
+
+impl AbsoluteRegressionL1 {
+    /// The largest d whose population loss is computed exactly (2^d sign vectors).
+    pub const MAX_EXACT_D: usize = 20;
+
+    /// Draws n samples for `x_true` and noise half-width s > 0.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for n = 0, an empty or non-finite `x_true`, or s not finite and positive.
+    pub fn generate(n: usize, x_true: Vec<f64>, noise_half_width: f64, rng: &mut DpRng) -> Result<Self> {
+        let s = check::positive("noise half-width s", noise_half_width)?;
+        // the same features and labels as the least-squares problem, with s > 0
+        let ls = LeastSquaresL1::generate(n, x_true, s, rng)?;
+        Ok(AbsoluteRegressionL1 { data: ls.data, x_true: ls.x_true, noise_half_width: s })
+    }
+
+    /// `g(u) = E_ξ|u − ξ|`, ξ ~ U[−s, s].
+    pub fn expected_abs(&self, u: f64) -> f64 {
+        let s = self.noise_half_width;
+        if u.abs() <= s { (u * u + s * s) / (2.0 * s) } else { u.abs() }
+    }
+
+    /// `F(x) = 2^{−d} Σ_{a ∈ {±1}^d} g(⟨a, x − x_true⟩)`, exact.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for d > [`Self::MAX_EXACT_D`] or a length other than d.
+    pub fn population_loss(&self, x: &[f64]) -> Result<f64> {
+        let d = self.x_true.len();
+        if d > Self::MAX_EXACT_D {
+            return Err(Error::invalid("dimension d", d, "<= 20 for the exact population loss"));
+        }
+        if x.len() != d {
+            return Err(Error::invalid("x length", x.len(), "equal to d"));
+        }
+        let w: Vec<f64> = x.iter().zip(&self.x_true).map(|(a, b)| a - b).collect();
+        let total: f64 = (0u64..1 << d)
+            .map(|bits| {
+                let u: f64 = w.iter().enumerate().map(|(j, wj)| if bits >> j & 1 == 1 { *wj } else { -wj }).sum();
+                self.expected_abs(u)
+            })
+            .sum();
+        Ok(total / (1u64 << d) as f64)
+    }
+
+    /// `(x*, F*) = (x_true, s/2)` over an l1 ball of radius ≥ ‖x_true‖₁.
+    pub fn optimum(&self) -> (Vec<f64>, f64) {
+        (self.x_true.clone(), 0.5 * self.noise_half_width)
     }
 }

@@ -149,8 +149,8 @@ impl RunSpec {
             _ => {
                 return Err(refuse(
                     "epsilon",
-                    "private-frank-wolfe selects vertices with noise calibrated to a pure `epsilon` (give \
-                     `epsilon` without `delta`), or runs without noise with `sigma` 0",
+                    "private-frank-wolfe selects vertices with noise calibrated to `epsilon` (pure) or to \
+                     `epsilon` and `delta` (Lemma 4.4's ledger), or runs without noise with `sigma` 0",
                 ));
             }
         };

@@ -35,7 +35,10 @@
 //! against its worst sample; the run's ε is computed from the [`SampleLedger`]: for each sample,
 //! the sum over the leaves below its node of `2Δ_node/λ_leaf` (basic composition), and the max over
 //! samples (parallel composition: the nodes' sample sets are disjoint). The approximate-DP variant
-//! (Lemma 4.4, amplification by shuffling) is refused with `Unsupported`.
+//! (Lemma 4.4) calibrates λ_t so that every group (t, j) of nodes meets (ε, δ) by advanced
+//! composition over its subtrees and amplification by shuffling across its nodes (the permutation
+//! is uniform; \[FMT21\]'s hypothesis is checked per group, a route that fails it is not used);
+//! see [`group_guarantee`].
 //!
 //! Proof: proofs/l1/frank_wolfe.md.
 
@@ -49,7 +52,9 @@ use crate::rng::{Seeds, Stream};
 use rand::seq::SliceRandom;
 use serde::Serialize;
 
+mod approximate;
 mod tree;
+pub use approximate::{GroupGuarantee, Route, group_guarantee, shuffle_amplified_epsilon, shuffled_delta};
 pub use tree::{LeafRecord, NodeId, NodeRecord, SampleLedger, TreePath, dfs_order, printed_step_index};
 
 /// The domain `X = conv{c_1, …, c_m}`, given by its vertices.
@@ -182,11 +187,13 @@ pub enum FwPrivacy {
         /// ε > 0, finite.
         epsilon: f64,
     },
-    /// (ε, δ)-DP by advanced composition and amplification by shuffling (Lemma 4.4): not
-    /// implemented; [`FrankWolfeConfig::new`] refuses it with `Unsupported`. Without the
-    /// shuffling step it would gain nothing: a right child at depth T holds 2^{−T}b samples of
-    /// sensitivity `Δ_T = 4R_cL2^T/b` and lies below one leaf only, so its selection alone needs
-    /// `λ ≥ 2Δ_T/ε`, which is the pure variant's λ_T (composition cannot help a single event).
+    /// (ε, δ)-DP by advanced composition per subtree and amplification by shuffling across the
+    /// nodes of one depth (Lemma 4.4 with \[FMT21\] Thm. 3.8, [`group_guarantee`]): λ_t is the
+    /// smallest scale (bisection below the pure λ_t) at which every group (t, j) of phase t meets
+    /// (ε, δ). It never exceeds the pure λ_t, and is smaller only where the routes help: long
+    /// phases (k = 2^{t−j} ≳ 2 ln(1/δ) leaves below shallow nodes) and wide depths
+    /// (p = 2^{j−1} ≳ 16 ln(4/δ) nodes), e.g. from T ≈ 16 on at δ = 1e-6 (the asymptotic regime of
+    /// the paper). Always with the true (corrected) sensitivities.
     Approximate {
         /// ε.
         epsilon: f64,
@@ -279,16 +286,9 @@ impl FrankWolfeConfig {
             FwPrivacy::Pure { epsilon } => {
                 check::positive("epsilon", epsilon)?;
             }
-            FwPrivacy::Approximate { .. } => {
-                return Err(Error::Unsupported {
-                    event: "AFKT Algorithm 3, approximate (eps, delta)-DP (Lemma 4.4)".into(),
-                    neighbouring: Neighbouring::ReplaceOne.name().into(),
-                    accountant: "per-sample ledger",
-                    reason: "amplification by shuffling is not implemented, and without it the per-subtree \
-                             composition gains nothing over pure epsilon-DP (the deepest right child is one \
-                             selection of sensitivity 4 R L 2^T / b); use pure epsilon-DP"
-                        .into(),
-                });
+            FwPrivacy::Approximate { epsilon, delta } => {
+                check::positive("epsilon", epsilon)?;
+                check::open_unit("delta", delta)?;
             }
             FwPrivacy::NonPrivate => {}
         }
@@ -327,15 +327,52 @@ impl FrankWolfeConfig {
         self.lipschitz_l * self.polytope.diameter_l1() * 2f64.powi(depth_j as i32) / self.batch_size_b as f64
     }
 
-    /// λ_t of phase t: `2·2^t·max_{0≤j≤t} Δ_j 2^{−j}/ε` under the config's reading (0 without noise).
+    /// λ_t of phase t: pure, `2·2^t·max_{0≤j≤t} Δ_j 2^{−j}/ε` under the config's reading;
+    /// approximate, the calibrated scale of [`FwPrivacy::Approximate`]; 0 without noise.
     pub fn noise_scale(&self, phase_t: u32) -> f64 {
-        let FwPrivacy::Pure { epsilon } = self.privacy else { return 0.0 };
-        let per_depth = |j: u32| match self.reading {
+        match self.privacy {
+            FwPrivacy::Pure { epsilon } => self.pure_scale(phase_t, epsilon, self.reading),
+            FwPrivacy::Approximate { epsilon, delta } => self.approximate_scale(phase_t, epsilon, delta),
+            FwPrivacy::NonPrivate => 0.0,
+        }
+    }
+
+    fn pure_scale(&self, phase_t: u32, epsilon: f64, reading: SensitivityReading) -> f64 {
+        let per_depth = |j: u32| match reading {
             SensitivityReading::Corrected => self.node_sensitivity(j),
             SensitivityReading::AsPrinted => self.printed_sensitivity(j),
         } / 2f64.powi(j as i32);
         let worst = (0..=phase_t).map(per_depth).fold(0.0, f64::max);
         2.0 * 2f64.powi(phase_t as i32) * worst / epsilon
+    }
+
+    /// The guarantees of the groups (t, j), j = 0..=t, at scale λ (true sensitivities).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for an invalid (ε, δ) or λ.
+    pub fn phase_guarantees(&self, phase_t: u32, lambda: f64, epsilon: f64, delta: f64) -> Result<Vec<GroupGuarantee>> {
+        check::positive("selection scale lambda", lambda)?;
+        (0..=phase_t)
+            .map(|j| group_guarantee(phase_t, j, 2.0 * self.node_sensitivity(j) / lambda, epsilon, delta))
+            .collect()
+    }
+
+    /// The smallest λ (to 1e-9 relative, bisection on ln λ) at which every group of phase t
+    /// meets (ε, δ); the pure λ_t (slightly enlarged, so that the pure route itself passes)
+    /// bounds it above, so the result is never worse than pure.
+    fn approximate_scale(&self, phase_t: u32, epsilon: f64, delta: f64) -> f64 {
+        let meets = |lambda: f64| {
+            self.phase_guarantees(phase_t, lambda, epsilon, delta)
+                .is_ok_and(|g| g.iter().all(|g| g.epsilon <= epsilon && g.delta <= delta))
+        };
+        let mut hi = self.pure_scale(phase_t, epsilon, SensitivityReading::Corrected) * (1.0 + 1e-9);
+        debug_assert!(meets(hi), "invariant: the pure scale meets the target");
+        let mut lo = hi * 1e-6;
+        while hi / lo > 1.0 + 1e-9 {
+            let mid = (lo * hi).sqrt();
+            if meets(mid) { hi = mid } else { lo = mid }
+        }
+        hi
     }
 
     fn validate(&self, data: &Dataset) -> Result<()> {
@@ -377,15 +414,24 @@ impl FrankWolfeConfig {
         })?;
         let ledger = SampleLedger::from_nodes(data.n(), &tree.nodes)?;
         ledger.verify(tree.samples_used)?;
-        let per_sample_epsilon = ledger.per_sample_epsilon(&tree.nodes, &tree.leaves);
-        let epsilon = match self.privacy {
-            FwPrivacy::Pure { .. } => Some(per_sample_epsilon.iter().copied().fold(0.0, f64::max)),
-            _ => None,
+        let (per_sample_epsilon, groups, delta) = match self.privacy {
+            FwPrivacy::Approximate { epsilon, delta } => {
+                self.approximate_ledger(&ledger, &tree.nodes, epsilon, delta)?
+            }
+            _ => (ledger.per_sample_epsilon(&tree.nodes, &tree.leaves), Vec::new(), 0.0),
         };
-        let summary = selection.finish(epsilon);
+        let epsilon = match self.privacy {
+            FwPrivacy::NonPrivate => None,
+            _ => Some(per_sample_epsilon.iter().copied().fold(0.0, f64::max)),
+        };
+        let mut summary = selection.finish(epsilon);
+        if epsilon.is_some() {
+            summary.privacy.delta = Some(delta);
+        }
         let run = Run::new(tree.x.clone(), tree.x, self.steps_k(), summary);
         Ok(FrankWolfeRun {
             run,
+            groups,
             nodes: tree.nodes,
             leaves: tree.leaves,
             ledger,
@@ -393,6 +439,36 @@ impl FrankWolfeConfig {
             samples_used: tree.samples_used,
             gradient_evaluations: tree.gradient_evaluations,
         })
+    }
+
+    /// The approximate-DP ledger of a run: each used sample's ε is its node's group's (ledger-checked
+    /// single pass: one node per sample), the groups at the λ_t that ran, and the run's δ (the max
+    /// over the groups holding a sample).
+    fn approximate_ledger(
+        &self,
+        ledger: &SampleLedger,
+        nodes: &[NodeRecord],
+        epsilon: f64,
+        delta: f64,
+    ) -> Result<(Vec<f64>, Vec<GroupGuarantee>, f64)> {
+        let mut groups = Vec::new();
+        for t in 1..=self.phases_t {
+            groups.extend(self.phase_guarantees(t, self.noise_scale(t), epsilon, delta)?);
+        }
+        let group_of = |id: &NodeId| groups.iter().find(|g| g.phase == id.phase && g.depth == id.path.depth);
+        let mut run_delta = 0.0f64;
+        let mut per_sample = Vec::with_capacity(ledger.entries.len());
+        for ids in &ledger.entries {
+            let mut eps = 0.0;
+            for id in ids {
+                debug_assert!(nodes.iter().any(|n| n.phase == id.phase && n.path == id.path));
+                let g = group_of(id).expect("invariant: every node's group was computed");
+                eps += g.epsilon;
+                run_delta = run_delta.max(g.delta);
+            }
+            per_sample.push(eps);
+        }
+        Ok((per_sample, groups, run_delta))
     }
 
     /// White-box replay for exact audits: `ln P(w_1 = c_{choices[0]}, …, w_K = c_{choices[K−1]})`
@@ -569,6 +645,8 @@ pub struct FrankWolfeRun {
     /// x = x_last = x_K; one `EpsilonDelta(2Δ_leaf/λ_t, 0)` event per noisy leaf; `privacy.epsilon`
     /// the ledger's ε (pure, δ = 0; `sigma` is 0: no Gaussian noise).
     pub run: Run,
+    /// Approximate DP: the guarantee of every group (t, j) at the λ_t that ran (empty otherwise).
+    pub groups: Vec<GroupGuarantee>,
     /// Every node in the order it ran (per phase: the root, then DFS(t)).
     pub nodes: Vec<NodeRecord>,
     /// Every leaf in order, k = 1..K.
