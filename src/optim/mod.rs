@@ -12,6 +12,7 @@ pub mod dp_sgd;
 pub mod dpagd;
 pub mod fast;
 pub mod l1;
+mod private_step;
 pub mod release;
 pub mod run_spec;
 pub mod sparse;
