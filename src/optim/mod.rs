@@ -129,26 +129,6 @@ pub enum GradientEngine {
     GlmFast,
 }
 
-impl GradientEngine {
-    /// `Σ_{i∈batch} bound(∇F(x; zᵢ))` into `out` (`g`: scratch of length d).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn bounded_gradient_sum(
-        self,
-        data: &crate::data::Dataset,
-        loss: crate::loss::Loss,
-        x: &[f64],
-        batch: &[usize],
-        bound: GradientBound<'_>,
-        g: &mut [f64],
-        out: &mut [f64],
-    ) {
-        match self {
-            GradientEngine::Reference => bounded_gradient_sum(data, loss, x, batch, bound, g, out),
-            GradientEngine::GlmFast => fast::bounded_gradient_sum_glm(data, loss, x, batch, bound, g, out),
-        }
-    }
-}
-
 /// Which point a run returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub enum OutputPoint {

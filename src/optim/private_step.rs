@@ -4,8 +4,9 @@
 //! differs between the algorithms (clipping ball or ellipsoid, noise shape, the update of the
 //! following lines) is given by the caller.
 
+use super::fast::bounded_gradient_sum_glm;
 use super::release::{NoiseShape, PrivateRelease, ReleaseSummary};
-use super::{GradientBound, GradientEngine};
+use super::{GradientBound, GradientEngine, bounded_gradient_sum};
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::geometry::Domain;
@@ -43,8 +44,13 @@ impl<'a> PrivateGradientStep<'a> {
     pub(crate) fn noisy_gradient(&mut self, data: &Dataset, loss: Loss, x: &[f64]) -> Result<&[f64]> {
         // Draw the batch (Poisson with rate q by default)
         self.release.sample(&mut self.batch);
-        // The bounded per-example gradients, summed (divided by b below)
-        self.engine.bounded_gradient_sum(data, loss, x, &self.batch, self.bound, &mut self.g, &mut self.g_hat);
+        // The bounded per-example gradients, summed (divided by b below), by the reference or
+        // the GLM fast path (equal up to reassociation)
+        let (batch, bound, g, sum) = (&self.batch, self.bound, &mut self.g, &mut self.g_hat);
+        match self.engine {
+            GradientEngine::Reference => bounded_gradient_sum(data, loss, x, batch, bound, g, sum),
+            GradientEngine::GlmFast => bounded_gradient_sum_glm(data, loss, x, batch, bound, g, sum),
+        }
         // (sum + noise)/b, and the step's privacy event
         self.release.release(&mut self.g_hat, self.noise)?;
         Ok(&self.g_hat)
