@@ -22,8 +22,6 @@ fn assert_bad_input(args: &[&str]) {
     assert!(!err.contains("panicked"), "{args:?}: {err}");
 }
 
-/// Runs `dpref args`, asserts exit code 0 and returns the one JSON object it printed.
-
 const G2: &[&str] = &["--batch-size", "256", "--dataset-size", "60000", "--steps", "14063", "--delta", "1e-5"];
 
 #[test]

@@ -3,6 +3,9 @@
 //! release the noisy sum through [`PrivateRelease`] (noise and privacy event in one call). What
 //! differs between the algorithms (clipping ball or ellipsoid, noise shape, the update of the
 //! following lines) is given by the caller.
+//!
+//! Proof: proofs/private_release.md (one noise draw and one event per release); the algorithms'
+//! own proofs (proofs/dp_sgd.md, proofs/adaptive_noise/pasan.md, pagan.md) cover lines 3–6.
 
 use super::fast::bounded_gradient_sum_glm;
 use super::release::{NoiseShape, PrivateRelease, ReleaseSummary};
