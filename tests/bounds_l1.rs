@@ -12,6 +12,11 @@ mod common;
 
 use dpref::Error;
 use dpref::bounds::l1::*;
+
+/// The (ε, δ) setting (n, d, ε, δ) of the rates.
+fn sample(n: u64, d: u64, epsilon: f64, delta: f64) -> L1Setting {
+    L1Setting::new(n, d, epsilon, delta).unwrap()
+}
 use proptest::prelude::*;
 
 use common::check::{assert_rel, invalid};
@@ -203,18 +208,18 @@ fn golden_theorem4_step_branches() {
     let ln_d = 1000f64.ln();
     let delta = (-4f64).exp();
     assert_rel(
-        theorem4_base_step(2.0, 1.0, 10_000, 1000, 1.0, delta).unwrap(),
+        theorem4_base_step(2.0, 1.0, &sample(10_000, 1000, 1.0, delta)).unwrap(),
         2.0 / (4000.0 * ln_d).sqrt(),
         1e-14,
         "privacy",
     );
     assert_rel(
-        theorem4_base_step(2.0, 1.0, 10_000, 1000, 10.0, delta).unwrap(),
+        theorem4_base_step(2.0, 1.0, &sample(10_000, 1000, 10.0, delta)).unwrap(),
         2.0 * (ln_d / 1e4).sqrt(),
         1e-14,
         "stat",
     );
-    invalid(theorem4_base_step(2.0, 1.0, 10_000, 1, 1.0, delta), "d");
+    invalid(L1Setting::new(10_000, 1, 1.0, delta), "d");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -481,20 +486,21 @@ fn golden_lp_and_strongly_convex() {
         assert!(theorem12_grad_sq_bound(l, s, 1, p).unwrap() > theorem12_grad_sq_bound_printed(l, s, 1, p).unwrap());
     }
     let n = 1_000_000u64;
-    let t13 = theorem13_rate_unit_constant(1.0, 1.0, 2.0, n, d, e, delta).unwrap() - 1.0 / (n as f64).sqrt();
-    let t5 = theorem5_rate_printed_unit_constant(1.0, 1.0, 2.0, n, d, e, delta).unwrap() - 1.0 / (n as f64).sqrt();
+    let t13 = theorem13_rate_unit_constant(1.0, 1.0, 2.0, &sample(n, d, e, delta)).unwrap() - 1.0 / (n as f64).sqrt();
+    let t5 =
+        theorem5_rate_printed_unit_constant(1.0, 1.0, 2.0, &sample(n, d, e, delta)).unwrap() - 1.0 / (n as f64).sqrt();
     assert_rel(t5 / t13, (d as f64).ln().sqrt(), 1e-9, "Thm 5 vs 13 at p = 2");
     assert_eq!(section5_round_sizes(1 << 16).unwrap(), vec![2048.0, 4096.0, 8192.0, 16384.0]);
     invalid(section5_round_sizes(3), "n");
     let (lam, dd) = (0.3, 2.0);
-    let r4 = theorem4_rate_unit_constant(l, dd, n, d, e, delta).unwrap();
+    let r4 = theorem4_rate_unit_constant(l, dd, &sample(n, d, e, delta)).unwrap();
     let tr = section5_rate_transform(l, lam, dd, r4).unwrap();
-    let t8 = theorem8_rate_corrected_unit_constant(l, lam, n, d, e, delta).unwrap();
+    let t8 = theorem8_rate_corrected_unit_constant(l, lam, &sample(n, d, e, delta)).unwrap();
     assert!(tr >= t8 && tr <= 2.0 * t8, "{tr} vs {t8}");
-    let t8p = theorem8_rate_printed_unit_constant(l, dd, n, d, e, delta).unwrap();
+    let t8p = theorem8_rate_printed_unit_constant(l, dd, &sample(n, d, e, delta)).unwrap();
     assert_rel(t8p / t8, dd * lam / l, 1e-13, "Thm 8 prefactor");
-    let t9p = theorem9_rate_printed_unit_constant(l, dd, n, d, 2 * d, e, delta).unwrap();
-    let t9 = theorem9_rate_corrected_unit_constant(l, lam, n, d, 2 * d, e, delta).unwrap();
+    let t9p = theorem9_rate_printed_unit_constant(l, dd, 2 * d, &sample(n, d, e, delta)).unwrap();
+    let t9 = theorem9_rate_corrected_unit_constant(l, lam, 2 * d, &sample(n, d, e, delta)).unwrap();
     assert_rel(t9p / t9, dd * lam / l, 1e-13, "Thm 9 prefactor");
 }
 
@@ -513,13 +519,13 @@ fn rates(n: u64, d: u64, e: f64, delta: f64) -> Vec<(&'static str, f64)> {
         phases_t: 3,
     };
     vec![
-        ("thm3", theorem3_rate_unit_constant(1.0, 2.0, n, 8, d, e, delta).unwrap()),
-        ("thm4", theorem4_rate_unit_constant(1.0, 2.0, n, d, e, delta).unwrap()),
+        ("thm3", theorem3_rate_unit_constant(1.0, 2.0, 8, &sample(n, d, e, delta)).unwrap()),
+        ("thm4", theorem4_rate_unit_constant(1.0, 2.0, &sample(n, d, e, delta)).unwrap()),
         ("thm6", theorem6_rate_unit_constant(1.0, 1.0, 2.0, n, d, e).unwrap()),
-        ("thm7", theorem7_rate_unit_constant(1.0, 1.0, 2.0, n, d, 2 * d, e, delta).unwrap()),
-        ("thm13", theorem13_rate_unit_constant(1.0, 2.0, 1.5, n, d, e, delta).unwrap()),
-        ("thm8", theorem8_rate_corrected_unit_constant(1.0, 0.5, n, d, e, delta).unwrap()),
-        ("thm9", theorem9_rate_corrected_unit_constant(1.0, 0.5, n, d, 2 * d, e, delta).unwrap()),
+        ("thm7", theorem7_rate_unit_constant(1.0, 1.0, 2.0, 2 * d, &sample(n, d, e, delta)).unwrap()),
+        ("thm13", theorem13_rate_unit_constant(1.0, 2.0, 1.5, &sample(n, d, e, delta)).unwrap()),
+        ("thm8", theorem8_rate_corrected_unit_constant(1.0, 0.5, &sample(n, d, e, delta)).unwrap()),
+        ("thm9", theorem9_rate_corrected_unit_constant(1.0, 0.5, 2 * d, &sample(n, d, e, delta)).unwrap()),
         ("thm10", theorem10_lower_bound_unit_constant(1.0, 2.0, n, d, e).unwrap()),
         ("md", md_private_term_unit_constant(n, d, e).unwrap()),
         ("fw", fw_private_term_unit_constant(n, d, e).unwrap()),
@@ -570,10 +576,10 @@ proptest! {
     /// NaN and out-of-range inputs are refused with `InvalidParameter`, never a panic or NaN.
     #[test]
     fn prop_l1_invalid_inputs_refused(bad in prop::sample::select(vec![f64::NAN, 0.0, -1.0, f64::INFINITY])) {
-        prop_assert!(matches!(theorem4_rate_unit_constant(1.0, 1.0, 100, 10, bad, 0.1), Err(Error::InvalidParameter { name: "epsilon", .. })), "wrong error");
-        prop_assert!(matches!(theorem4_rate_unit_constant(1.0, 1.0, 100, 10, 1.0, bad), Err(Error::InvalidParameter { name: "delta", .. })), "wrong error");
-        prop_assert!(matches!(theorem7_rate_unit_constant(bad, 1.0, 1.0, 100, 10, 20, 1.0, 0.1), Err(Error::InvalidParameter { name: "l", .. })), "wrong error");
-        prop_assert!(matches!(theorem13_rate_unit_constant(1.0, 1.0, bad, 100, 10, 1.0, 0.1), Err(Error::InvalidParameter { name: "p", .. })), "wrong error");
+        prop_assert!(matches!(L1Setting::new(100, 10, bad, 0.1), Err(Error::InvalidParameter { name: "epsilon", .. })), "wrong error");
+        prop_assert!(matches!(L1Setting::new(100, 10, 1.0, bad), Err(Error::InvalidParameter { name: "delta", .. })), "wrong error");
+        prop_assert!(matches!(theorem7_rate_unit_constant(bad, 1.0, 1.0, 20, &sample(100, 10, 1.0, 0.1)), Err(Error::InvalidParameter { name: "l", .. })), "wrong error");
+        prop_assert!(matches!(theorem13_rate_unit_constant(1.0, 1.0, bad, &sample(100, 10, 1.0, 0.1)), Err(Error::InvalidParameter { name: "p", .. })), "wrong error");
         prop_assert!(matches!(lemma42_tree_error_bound(1.0, 1.0, bad, 16, 4, FwStepIndexing::GlobalCounter), Err(Error::InvalidParameter { name: "diam_d", .. })), "wrong error");
         prop_assert!(matches!(md_fw_crossover_dimension(100, bad), Err(Error::InvalidParameter { name: "epsilon", .. })), "wrong error");
     }
@@ -582,10 +588,10 @@ proptest! {
 /// n = 0, d < 2 and δ ∈ {0, 1} where the bound needs them.
 #[test]
 fn invalid_l1_counts_and_delta() {
-    invalid(theorem4_rate_unit_constant(1.0, 1.0, 0, 10, 1.0, 0.1), "n");
-    invalid(theorem4_rate_unit_constant(1.0, 1.0, 10, 1, 1.0, 0.1), "d");
-    invalid(theorem4_rate_unit_constant(1.0, 1.0, 10, 10, 1.0, 1.0), "delta");
-    invalid(theorem4_rate_unit_constant(1.0, 1.0, 10, 10, 1.0, 0.0), "delta");
+    invalid(L1Setting::new(0, 10, 1.0, 0.1), "n");
+    invalid(L1Setting::new(10, 1, 1.0, 0.1), "d");
+    invalid(L1Setting::new(10, 10, 1.0, 1.0), "delta");
+    invalid(L1Setting::new(10, 10, 1.0, 0.0), "delta");
     invalid(theorem6_rate_unit_constant(1.0, 1.0, 1.0, 1, 10, 1.0), "n");
-    invalid(theorem7_rate_unit_constant(1.0, 1.0, 1.0, 100, 10, 1, 1.0, 0.1), "m");
+    invalid(theorem7_rate_unit_constant(1.0, 1.0, 1.0, 1, &sample(100, 10, 1.0, 0.1)), "m");
 }

@@ -12,6 +12,16 @@ use proptest::prelude::*;
 
 use common::check::{assert_rel, invalid};
 
+/// The pure-DP setting (L, s, d, n, ε).
+fn pure(l: f64, s: u64, d: u64, n: u64, epsilon: f64) -> SparseProblem {
+    SparseProblem::new(l, s, d, n, epsilon).unwrap()
+}
+
+/// The (ε, δ) setting.
+fn approx(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64) -> SparseProblem {
+    pure(l, s, d, n, epsilon).with_delta(delta).unwrap()
+}
+
 /// Thm. 3.2 at L = 1, s = 4, d = 100, n = 1000, ε = 1, β = 0.01: `ln(d/β) = ln 10⁴`.
 /// Dense `2·√400·ln 10⁴/1000 = 0.04·ln 10⁴ ≈ 0.36841`; sparse `2√(4 ln 10⁴/1000) ≈ 0.38388`;
 /// the min is the dense one. Laplace scale `2·2/1000 = 0.004`. Lemma 3.1 on the event
@@ -20,15 +30,15 @@ use common::check::{assert_rel, invalid};
 #[test]
 fn golden_theorem32_explicit() {
     let lg = 1e4f64.ln();
-    assert_rel(theorem32_laplace_scale(1.0, 4, 1000, 1.0).unwrap(), 0.004, 1e-14, "sigma");
-    assert_rel(theorem32_dense_term(1.0, 4, 100, 1000, 1.0, 0.01).unwrap(), 0.04 * lg, 1e-13, "dense");
+    assert_rel(theorem32_laplace_scale(&pure(1.0, 4, 4, 1000, 1.0)).unwrap(), 0.004, 1e-14, "sigma");
+    assert_rel(theorem32_dense_term(&pure(1.0, 4, 100, 1000, 1.0), 0.01).unwrap(), 0.04 * lg, 1e-13, "dense");
     assert_rel(
-        theorem32_sparse_term(1.0, 4, 100, 1000, 1.0, 0.01).unwrap(),
+        theorem32_sparse_term(&pure(1.0, 4, 100, 1000, 1.0), 0.01).unwrap(),
         2.0 * (4.0 * lg / 1000.0).sqrt(),
         1e-13,
         "sparse",
     );
-    assert_rel(theorem32_bound(1.0, 4, 100, 1000, 1.0, 0.01).unwrap(), 0.04 * lg, 1e-13, "min");
+    assert_rel(theorem32_bound(&pure(1.0, 4, 100, 1000, 1.0), 0.01).unwrap(), 0.04 * lg, 1e-13, "min");
     assert_rel(
         lemma31_projection_error_bound(1.0, 4, 0.004 * lg).unwrap(),
         (4.0 * 0.004 * lg).sqrt(),
@@ -36,7 +46,7 @@ fn golden_theorem32_explicit() {
         "Lemma 3.1",
     );
     // L = 3 scales linearly.
-    assert_rel(theorem32_bound(3.0, 4, 100, 1000, 1.0, 0.01).unwrap(), 0.12 * lg, 1e-13, "L = 3");
+    assert_rel(theorem32_bound(&pure(3.0, 4, 100, 1000, 1.0), 0.01).unwrap(), 0.12 * lg, 1e-13, "L = 3");
 }
 
 /// The regime change of Thm. 3.2: dense ≤ sparse ⇔ `√(sd) ln(d/β)/(nε) ≤ √(s ln(d/β)/(nε))`
@@ -48,24 +58,24 @@ fn regime_change_theorem32_sparse_to_dense() {
     let nstar = theorem32_crossover_n(100, 1.0, 0.01).unwrap();
     assert_rel(nstar, 100.0 * 1e4f64.ln(), 1e-14, "n*");
     let below = (
-        theorem32_dense_term(1.0, 4, 100, 921, 1.0, 0.01).unwrap(),
-        theorem32_sparse_term(1.0, 4, 100, 921, 1.0, 0.01).unwrap(),
+        theorem32_dense_term(&pure(1.0, 4, 100, 921, 1.0), 0.01).unwrap(),
+        theorem32_sparse_term(&pure(1.0, 4, 100, 921, 1.0), 0.01).unwrap(),
     );
     let above = (
-        theorem32_dense_term(1.0, 4, 100, 922, 1.0, 0.01).unwrap(),
-        theorem32_sparse_term(1.0, 4, 100, 922, 1.0, 0.01).unwrap(),
+        theorem32_dense_term(&pure(1.0, 4, 100, 922, 1.0), 0.01).unwrap(),
+        theorem32_sparse_term(&pure(1.0, 4, 100, 922, 1.0), 0.01).unwrap(),
     );
     assert!(below.1 < below.0, "n = 921: sparse branch is the min");
     assert!(above.0 < above.1, "n = 922: dense branch is the min");
-    assert_eq!(theorem32_bound(1.0, 4, 100, 921, 1.0, 0.01).unwrap(), below.1);
-    assert_eq!(theorem32_bound(1.0, 4, 100, 922, 1.0, 0.01).unwrap(), above.0);
+    assert_eq!(theorem32_bound(&pure(1.0, 4, 100, 921, 1.0), 0.01).unwrap(), below.1);
+    assert_eq!(theorem32_bound(&pure(1.0, 4, 100, 922, 1.0), 0.01).unwrap(), above.0);
     // Crossover scales like d ln d: at d = 10⁴, 10⁴·ln 10⁶.
     assert_rel(theorem32_crossover_n(10_000, 1.0, 0.01).unwrap(), 1e4 * 1e6f64.ln(), 1e-14, "n* at d = 1e4");
     // Unit-constant Table 1 rate: min switches at nε = d (√(sd)/(nε) vs √(s ln d/(nε)) at
     // d = 100, s = 4: equal where nε = d/ln d ≈ 21.7); n = 10: sparse... n = 100: dense.
-    let t_small = table1_pure_upper_rate_unit_constant(4, 100, 10, 1.0).unwrap();
+    let t_small = table1_pure_upper_rate_unit_constant(&pure(1.0, 4, 100, 10, 1.0)).unwrap();
     assert_rel(t_small, 1f64.min((4.0 * 100f64.ln() / 10.0).sqrt()).min(20.0 / 10.0), 1e-14, "table1 n=10");
-    let t_big = table1_pure_upper_rate_unit_constant(4, 100, 100, 1.0).unwrap();
+    let t_big = table1_pure_upper_rate_unit_constant(&pure(1.0, 4, 100, 100, 1.0)).unwrap();
     assert_rel(t_big, 0.2, 1e-14, "table1 n=100 dense branch 20/100");
 }
 
@@ -76,15 +86,15 @@ fn regime_change_theorem32_sparse_to_dense() {
 #[test]
 fn golden_theorem33_explicit() {
     let sigma = 2.0 * 2f64.sqrt() * 125_000f64.ln().sqrt() / 1000.0;
-    assert_rel(theorem33_gaussian_scale(1.0, 1000, 1.0, 1e-5).unwrap(), sigma, 1e-14, "sigma");
+    assert_rel(theorem33_gaussian_scale(&approx(1.0, 1, 1, 1000, 1.0, 1e-5)).unwrap(), sigma, 1e-14, "sigma");
     let dense = sigma * (10.0 + (2.0 * 100f64.ln()).sqrt());
-    assert_rel(theorem33_dense_term(1.0, 4, 100, 1000, 1.0, 1e-5, 0.01).unwrap(), dense, 1e-13, "dense");
+    assert_rel(theorem33_dense_term(&approx(1.0, 4, 100, 1000, 1.0, 1e-5), 0.01).unwrap(), dense, 1e-13, "dense");
     let sparse = 2.0 * 2f64.sqrt() * (4.0 * 125_000f64.ln() * 20_000f64.ln()).powf(0.25) / 1000f64.sqrt();
-    assert_rel(theorem33_sparse_term(1.0, 4, 100, 1000, 1.0, 1e-5, 0.01).unwrap(), sparse, 1e-12, "sparse");
+    assert_rel(theorem33_sparse_term(&approx(1.0, 4, 100, 1000, 1.0, 1e-5), 0.01).unwrap(), sparse, 1e-12, "sparse");
     let d2 = sigma * (10.0 + (2.0 * 200f64.ln()).sqrt());
     let s2 = 2.0 * 2f64.sqrt() * (4.0 * 125_000f64.ln() * 40_000f64.ln()).powf(0.25) / 1000f64.sqrt();
-    assert_rel(theorem33_bound(1.0, 4, 100, 1000, 1.0, 1e-5, 0.01).unwrap(), d2.min(s2), 1e-12, "bound");
-    invalid(theorem33_gaussian_scale(1.0, 1000, 1.5, 1e-5), "epsilon");
+    assert_rel(theorem33_bound(&approx(1.0, 4, 100, 1000, 1.0, 1e-5), 0.01).unwrap(), d2.min(s2), 1e-12, "bound");
+    invalid(theorem33_gaussian_scale(&approx(1.0, 1, 1, 1000, 1.5, 1e-5)), "epsilon");
 }
 
 /// Alg. 1 second moments at L = 1, s = 1, d = 4, n = 10, ε = 1: Laplace σ = 0.2,
@@ -92,12 +102,12 @@ fn golden_theorem33_explicit() {
 /// `0.4·H_1000` (< 8000·0.04). Gaussian at δ = 1e-5: `min(4σ_G², 8√(ln 125000 · ln 8)/10)`.
 #[test]
 fn golden_alg1_second_moments() {
-    assert_rel(alg1_second_moment_laplace(1.0, 1, 4, 10, 1.0).unwrap(), 0.32, 1e-14, "laplace dense");
+    assert_rel(alg1_second_moment_laplace(&pure(1.0, 1, 4, 10, 1.0)).unwrap(), 0.32, 1e-14, "laplace dense");
     let h1000: f64 = (1..=1000).map(|i| 1.0 / i as f64).sum();
-    assert_rel(alg1_second_moment_laplace(1.0, 1, 1000, 10, 1.0).unwrap(), 0.4 * h1000, 1e-13, "laplace sparse");
+    assert_rel(alg1_second_moment_laplace(&pure(1.0, 1, 1000, 10, 1.0)).unwrap(), 0.4 * h1000, 1e-13, "laplace sparse");
     let sg = 2.0 * 2f64.sqrt() * 125_000f64.ln().sqrt() / 10.0;
     let want = (4.0 * sg * sg).min(8.0 * (125_000f64.ln() * 8f64.ln()).sqrt() / 10.0);
-    assert_rel(alg1_second_moment_gaussian(1.0, 1, 4, 10, 1.0, 1e-5).unwrap(), want, 1e-13, "gaussian");
+    assert_rel(alg1_second_moment_gaussian(&approx(1.0, 1, 4, 10, 1.0, 1e-5)).unwrap(), want, 1e-13, "gaussian");
 }
 
 /// Thm. 3.4's measurement count (erratum E1): printed/corrected = `ln(1/δ)^{1/4}`; at δ = e^{-16}
@@ -105,11 +115,11 @@ fn golden_alg1_second_moments() {
 #[test]
 fn erratum_theorem34_measurements() {
     let delta = (-16f64).exp();
-    let p = theorem34_measurements_printed_unit_constant(2, 20, 100, 1.0, delta).unwrap();
-    let c = theorem34_measurements_corrected_unit_constant(2, 20, 100, 1.0, delta).unwrap();
+    let p = theorem34_measurements_printed_unit_constant(&approx(1.0, 2, 20, 100, 1.0, delta)).unwrap();
+    let c = theorem34_measurements_corrected_unit_constant(&approx(1.0, 2, 20, 100, 1.0, delta)).unwrap();
     assert_rel(c, 100.0 * (2.0 * 10f64.ln() / 16.0).sqrt(), 1e-12, "corrected m");
     assert_rel(p / c, 2.0, 1e-12, "ratio ln(1/δ)^{1/4}");
-    invalid(theorem34_rate_unit_constant(1.0, 20, 20, 100, 0.5, 1e-5, 0.1), "s");
+    invalid(theorem34_rate_unit_constant(&approx(1.0, 20, 20, 100, 0.5, 1e-5), 0.1), "s");
 }
 
 /// Lemma 4.3's confidence (erratum E2) at ρ₀ = 1/2, K = 16: printed `1 − e^{−1/16} ≈ 0.0606`,
@@ -124,28 +134,28 @@ fn erratum_lemma43_confidence_and_lower_values() {
     assert_rel(lemma43_alpha_unit_constant(1.0, 10, 160, 0.5, 16).unwrap(), 8f64.sqrt() / 16.0, 1e-14, "alpha");
     invalid(lemma43_alpha_unit_constant(1.0, 10, 160, 0.5, 17), "k");
     assert_rel(lemma_a3_alpha(1.0, 110, 100, 1.0).unwrap(), 0.5 * 55f64.ln() / 100.0, 1e-14, "A.3");
-    assert_eq!(theorem44_lower_bound_unit_constant(1.0, 2, 200, 1, 1.0).unwrap(), 1.0);
+    assert_eq!(theorem44_lower_bound_unit_constant(&pure(1.0, 2, 200, 1, 1.0)).unwrap(), 1.0);
     assert_rel(
-        theorem44_lower_bound_unit_constant(1.0, 2, 200, 100, 1.0).unwrap(),
+        theorem44_lower_bound_unit_constant(&pure(1.0, 2, 200, 100, 1.0)).unwrap(),
         2.0 * 100f64.ln() / 100.0,
         1e-14,
         "4.4",
     );
     // Thm. 4.1 at s = 4, d = 10⁴, n = 100, ε = 1: min(1, √(4 ln 100/100), √(4·10⁴)/100 = 2).
     assert_rel(
-        theorem41_lower_bound_unit_constant(1.0, 4, 10_000, 100, 1.0).unwrap(),
+        theorem41_lower_bound_unit_constant(&pure(1.0, 4, 10_000, 100, 1.0)).unwrap(),
         (4.0 * 100f64.ln() / 100.0).sqrt(),
         1e-14,
         "4.1",
     );
     // Thm. 4.5 at s = 4, d = 100, n = 10⁴, ε = 1, δ = e^{-4}: min(1, 16^{1/4}/100, √400/10⁴) = 0.002.
     assert_rel(
-        theorem45_lower_bound_unit_constant(1.0, 4, 100, 10_000, 1.0, (-4f64).exp()).unwrap(),
+        theorem45_lower_bound_unit_constant(&approx(1.0, 4, 100, 10_000, 1.0, (-4f64).exp())).unwrap(),
         0.002,
         1e-12,
         "4.5",
     );
-    invalid(theorem41_lower_bound_unit_constant(1.0, 50, 100, 10, 1.0), "s");
+    invalid(theorem41_lower_bound_unit_constant(&pure(1.0, 50, 100, 10, 1.0)), "s");
 }
 
 /// Thm. 5.1's pathwise inequality (erratum E3) at L = 1, s = 4, ‖ξ‖_∞ = 0.1, λ = 0.5, D = 2:
@@ -164,19 +174,24 @@ fn erratum_theorem51_pathwise_and_tails() {
     );
     assert_rel(laplace_linf_tail(1.0, 100, 0.01).unwrap(), 1e4f64.ln(), 1e-14, "tail");
     assert_rel(laplace_linf_tail_printed(1.0, 100, 0.01).unwrap(), 1e4f64.ln().sqrt(), 1e-14, "tail printed");
-    assert_rel(theorem51_laplace_scale(1.0, 2, 1.0, 1.0, 10, 1.0).unwrap(), 1.2, 1e-14, "laplace sigma");
+    assert_rel(theorem51_laplace_scale(&pure(1.0, 2, 2, 10, 1.0), 1.0, 1.0).unwrap(), 1.2, 1e-14, "laplace sigma");
     assert_rel(
-        theorem51_gaussian_scale(1.0, 1.0, 10, 1.0, 1e-5).unwrap(),
+        theorem51_gaussian_scale(&approx(1.0, 1, 1, 10, 1.0, 1e-5), 1.0).unwrap(),
         2.0 * 2f64.sqrt() * 125_000f64.ln().sqrt() / 10.0,
         1e-14,
         "gauss sigma",
     );
     let want = 2.0 * 2f64.sqrt() * 1.2 * 1e4f64.ln() + 0.5;
-    assert_rel(theorem51_pure_bound(1.0, 2, 100, 1.0, 1.0, 1.0, 10, 1.0, 0.01).unwrap(), want, 1e-13, "pure explicit");
+    assert_rel(
+        theorem51_pure_bound(&pure(1.0, 2, 100, 10, 1.0), 1.0, 1.0, 1.0, 0.01).unwrap(),
+        want,
+        1e-13,
+        "pure explicit",
+    );
     let sg = 2.0 * 2f64.sqrt() * 125_000f64.ln().sqrt() / 10.0;
     let want = 2.0 * 2f64.sqrt() * sg * (2.0 * 2e4f64.ln()).sqrt() + 0.5;
     assert_rel(
-        theorem51_approx_bound(1.0, 2, 100, 1.0, 1.0, 10, 1.0, 1e-5, 0.01).unwrap(),
+        theorem51_approx_bound(&approx(1.0, 2, 100, 10, 1.0, 1e-5), 1.0, 1.0, 0.01).unwrap(),
         want,
         1e-12,
         "approx explicit",
@@ -251,13 +266,13 @@ fn erratum_theorems67_68() {
     );
     let d1 = (-1f64).exp();
     assert_rel(
-        theorem67_rate_corrected_unit_constant(1.0, 1.0, 1, 2, 64, 1.0, d1).unwrap(),
+        theorem67_rate_corrected_unit_constant(&approx(1.0, 1, 2, 64, 1.0, d1), 1.0).unwrap(),
         64f64.ln().sqrt() * 2f64.ln().powf(0.25) / 8.0,
         1e-12,
         "6.7 rate",
     );
     assert_rel(
-        theorem67_rate_printed_unit_constant(1.0, 1.0, 1, 2, 64, 1.0, d1).unwrap(),
+        theorem67_rate_printed_unit_constant(&approx(1.0, 1, 2, 64, 1.0, d1), 1.0).unwrap(),
         64f64.ln().sqrt() * 2f64.ln() / 8.0,
         1e-12,
         "6.7 rate printed",
@@ -266,13 +281,13 @@ fn erratum_theorems67_68() {
     // printed (2√ln 64 + 16)(ln 2)^{1/4}/8.
     let q = 2f64.ln().powf(0.25) / 8.0;
     assert_rel(
-        theorem68_rate_corrected_unit_constant(1.0, 1.0, 4.0, 1, 2, 64, 1.0, d1).unwrap(),
+        theorem68_rate_corrected_unit_constant(&approx(4.0, 1, 2, 64, 1.0, d1), 1.0, 1.0).unwrap(),
         (4.0 * 64f64.ln().sqrt() + 16.0) * q,
         1e-12,
         "6.8 rate",
     );
     assert_rel(
-        theorem68_rate_printed_unit_constant(1.0, 1.0, 4.0, 1, 2, 64, 1.0, d1).unwrap(),
+        theorem68_rate_printed_unit_constant(&approx(4.0, 1, 2, 64, 1.0, d1), 1.0, 1.0).unwrap(),
         (2.0 * 64f64.ln().sqrt() + 16.0) * q,
         1e-12,
         "6.8 rate printed",
@@ -295,17 +310,20 @@ fn golden_theorem71_boosting() {
 
 #[test]
 fn invalid_sparse_inputs_refused() {
-    invalid(theorem32_bound(1.0, 5, 4, 10, 1.0, 0.1), "s");
-    invalid(theorem32_bound(1.0, 1, 4, 0, 1.0, 0.1), "n");
-    invalid(theorem32_bound(1.0, 1, 4, 10, f64::NAN, 0.1), "epsilon");
-    invalid(theorem32_bound(f64::INFINITY, 1, 4, 10, 1.0, 0.1), "l");
-    invalid(theorem32_bound(1.0, 1, 4, 10, 1.0, 1.0), "beta");
-    invalid(theorem33_bound(1.0, 1, 4, 10, 1.0, 0.0, 0.1), "delta");
+    invalid(SparseProblem::new(1.0, 5, 4, 10, 1.0), "s");
+    invalid(SparseProblem::new(1.0, 1, 4, 0, 1.0), "n");
+    invalid(SparseProblem::new(1.0, 1, 4, 10, f64::NAN), "epsilon");
+    invalid(SparseProblem::new(f64::INFINITY, 1, 4, 10, 1.0), "l");
+    invalid(theorem32_bound(&pure(1.0, 1, 4, 10, 1.0), 1.0), "beta");
+    invalid(pure(1.0, 1, 4, 10, 1.0).with_delta(0.0), "delta");
+    // An (ε, δ) bound on a pure-DP problem, and ε > 1 where the bound needs ε ≤ 1, are refused.
+    invalid(theorem33_bound(&pure(1.0, 1, 4, 10, 1.0), 0.1), "delta");
+    invalid(theorem45_lower_bound_unit_constant(&approx(1.0, 1, 4, 10, 2.0, 0.01)), "epsilon");
     invalid(theorem51_pathwise_bound_corrected(1.0, 1, -0.1, 1.0, 1.0), "xi_linf");
     invalid(tgeom_normaliser(5000), "m");
     invalid(theorem71_runs(0.0), "beta");
-    invalid(theorem71_convex_rate_unit_constant(1.0, 1.0, 1.0, 1, 10, 100, 1.0, 0.01, 0.9), "beta");
-    invalid(theorem67_rate_corrected_unit_constant(1.0, 1.0, 3, 3, 100, 1.0, 0.01), "s");
+    invalid(theorem71_convex_rate_unit_constant(&approx(1.0, 1, 10, 100, 1.0, 0.01), 1.0, 1.0, 0.9), "beta");
+    invalid(theorem67_rate_corrected_unit_constant(&approx(1.0, 3, 3, 100, 1.0, 0.01), 1.0), "s");
     assert!(matches!(lemma31_projection_error_bound(1.0, 1, f64::NAN), Err(Error::InvalidParameter { .. })));
 }
 
@@ -314,26 +332,26 @@ fn invalid_sparse_inputs_refused() {
 fn rates(n: u64, d: u64, s: u64, e: f64, delta: f64) -> Vec<(&'static str, f64)> {
     let b = 0.01;
     vec![
-        ("thm32", theorem32_bound(1.0, s, d, n, e, b).unwrap()),
-        ("thm33", theorem33_bound(1.0, s, d, n, e, delta, b).unwrap()),
-        ("alg1_lap", alg1_second_moment_laplace(1.0, s, d, n, e).unwrap()),
-        ("alg1_gauss", alg1_second_moment_gaussian(1.0, s, d, n, e, delta).unwrap()),
-        ("thm34", theorem34_rate_unit_constant(1.0, s, d, n, e, delta, b).unwrap()),
-        ("thm34_m2", theorem34_second_moment_unit_constant(1.0, s, d, n, e, delta).unwrap()),
-        ("table1", table1_pure_upper_rate_unit_constant(s, d, n, e).unwrap()),
-        ("thm41", theorem41_lower_bound_unit_constant(1.0, s, d, n, e).unwrap()),
-        ("thm44", theorem44_lower_bound_unit_constant(1.0, s, d, n, e).unwrap()),
-        ("thm45", theorem45_lower_bound_unit_constant(1.0, s, d, n, e, delta).unwrap()),
-        ("thm51_pure", theorem51_pure_rate_unit_constant(1.0, 1.0, 1.0, s, d, n, e, b).unwrap()),
-        ("thm51_approx", theorem51_approx_rate_unit_constant(1.0, 1.0, s, d, n, e, delta, b).unwrap()),
-        ("thm55", theorem55_rate_unit_constant(1.0, 1.0, s, d, n, e, b).unwrap()),
-        ("thm56_pure", theorem56_pure_rate_unit_constant(1.0, 1.0, 1.0, 1.0, s, d, n, e, b).unwrap()),
-        ("thm56_approx", theorem56_approx_rate_unit_constant(1.0, 1.0, 1.0, s, d, n, e, delta, b).unwrap()),
-        ("lemma64_b", lemma64_rates_unit_constant(1.0, s, d, n, e, delta).unwrap().0),
-        ("thm67", theorem67_rate_corrected_unit_constant(1.0, 1.0, s, d, n, e, delta).unwrap()),
-        ("thm68", theorem68_rate_corrected_unit_constant(1.0, 1.0, 1.0, s, d, n, e, delta).unwrap()),
-        ("thm71_c", theorem71_convex_rate_unit_constant(1.0, 1.0, 1.0, s, d, n, e, delta, 0.1).unwrap()),
-        ("thm71_nc", theorem71_nonconvex_rate_unit_constant(1.0, 1.0, 1.0, s, d, n, e, delta, 0.1).unwrap()),
+        ("thm32", theorem32_bound(&pure(1.0, s, d, n, e), b).unwrap()),
+        ("thm33", theorem33_bound(&approx(1.0, s, d, n, e, delta), b).unwrap()),
+        ("alg1_lap", alg1_second_moment_laplace(&pure(1.0, s, d, n, e)).unwrap()),
+        ("alg1_gauss", alg1_second_moment_gaussian(&approx(1.0, s, d, n, e, delta)).unwrap()),
+        ("thm34", theorem34_rate_unit_constant(&approx(1.0, s, d, n, e, delta), b).unwrap()),
+        ("thm34_m2", theorem34_second_moment_unit_constant(&approx(1.0, s, d, n, e, delta)).unwrap()),
+        ("table1", table1_pure_upper_rate_unit_constant(&pure(1.0, s, d, n, e)).unwrap()),
+        ("thm41", theorem41_lower_bound_unit_constant(&pure(1.0, s, d, n, e)).unwrap()),
+        ("thm44", theorem44_lower_bound_unit_constant(&pure(1.0, s, d, n, e)).unwrap()),
+        ("thm45", theorem45_lower_bound_unit_constant(&approx(1.0, s, d, n, e, delta)).unwrap()),
+        ("thm51_pure", theorem51_pure_rate_unit_constant(&pure(1.0, s, d, n, e), 1.0, 1.0, b).unwrap()),
+        ("thm51_approx", theorem51_approx_rate_unit_constant(&approx(1.0, s, d, n, e, delta), 1.0, b).unwrap()),
+        ("thm55", theorem55_rate_unit_constant(&pure(1.0, s, d, n, e), 1.0, b).unwrap()),
+        ("thm56_pure", theorem56_pure_rate_unit_constant(&pure(1.0, s, d, n, e), 1.0, 1.0, 1.0, b).unwrap()),
+        ("thm56_approx", theorem56_approx_rate_unit_constant(&approx(1.0, s, d, n, e, delta), 1.0, 1.0, b).unwrap()),
+        ("lemma64_b", lemma64_rates_unit_constant(&approx(1.0, s, d, n, e, delta)).unwrap().0),
+        ("thm67", theorem67_rate_corrected_unit_constant(&approx(1.0, s, d, n, e, delta), 1.0).unwrap()),
+        ("thm68", theorem68_rate_corrected_unit_constant(&approx(1.0, s, d, n, e, delta), 1.0, 1.0).unwrap()),
+        ("thm71_c", theorem71_convex_rate_unit_constant(&approx(1.0, s, d, n, e, delta), 1.0, 1.0, 0.1).unwrap()),
+        ("thm71_nc", theorem71_nonconvex_rate_unit_constant(&approx(1.0, s, d, n, e, delta), 1.0, 1.0, 0.1).unwrap()),
     ]
 }
 
@@ -368,8 +386,8 @@ proptest! {
         for (name, v) in rates(n, d, s, e, delta) {
             prop_assert!(v.is_finite() && v >= 0.0, "{name}: {v}");
         }
-        prop_assert!(theorem51_pure_bound(1.0, s, d, 0.1, 1.0, 1.0, n, e, beta).unwrap().is_finite());
-        prop_assert!(theorem51_approx_bound(1.0, s, d, 0.1, 1.0, n, e, delta, beta).unwrap().is_finite());
+        prop_assert!(theorem51_pure_bound(&pure(1.0, s, d, n, e), 0.1, 1.0, 1.0, beta).unwrap().is_finite());
+        prop_assert!(theorem51_approx_bound(&approx(1.0, s, d, n, e, delta), 0.1, 1.0, beta).unwrap().is_finite());
         prop_assert!(theorem71_failure_probability(theorem71_runs(beta).unwrap(), 1.0, 0.5).unwrap().is_finite());
         let np = 1u64 << (n.ilog2().max(1));
         if let Ok(c) = lemma65_constant(np, 0.5 / (np as f64 * np as f64)) { prop_assert!(c.is_finite() && c > 0.0); }

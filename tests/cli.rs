@@ -1,11 +1,11 @@
 //! The command-line contract (shared/CLI.md), driven through the real binary: JSON fields, exit
 //! codes, one-line errors.
 
-use std::process::{Command, Output};
+mod common;
 
-fn dpref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
+use common::cli::{dpref, json};
+
+use std::process::Output;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -22,20 +22,13 @@ fn assert_bad_input(args: &[&str]) {
     assert!(!err.contains("panicked"), "{args:?}: {err}");
 }
 
-/// Runs `dpref args`, asserts exit code 0 and returns the one JSON object it printed.
-fn json_ok(args: &[&str]) -> serde_json::Value {
-    let o = dpref(args);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-    serde_json::from_slice(&o.stdout).expect("one JSON object")
-}
-
 const G2: &[&str] = &["--batch-size", "256", "--dataset-size", "60000", "--steps", "14063", "--delta", "1e-5"];
 
 #[test]
 fn cli_account_json_has_the_contract_fields() {
     let mut args = vec!["account", "--sigma", "1.1", "--json"];
     args.extend_from_slice(G2);
-    let v = json_ok(&args);
+    let v = json(&args);
     for field in ["epsilon", "delta", "accountant", "order", "sampling", "neighbouring", "steps", "sigma"] {
         assert!(v.get(field).is_some(), "missing {field}");
     }
@@ -53,7 +46,7 @@ fn cli_account_json_has_the_contract_fields() {
 fn cli_account_classic_conversion_matches_tf_tutorial() {
     let mut args = vec!["account", "--sigma", "1.1", "--json", "--conversion", "classic"];
     args.extend_from_slice(G2);
-    let v = json_ok(&args);
+    let v = json(&args);
     // anchors A.5: the TF tutorial's "3.01" is the classic conversion, 3.0084.
     assert!((v["epsilon"].as_f64().unwrap() - 3.0084).abs() < 1e-4);
 }
@@ -68,7 +61,7 @@ fn cli_account_same_input_same_bytes() {
 #[test]
 fn cli_account_without_replacement_replace_one_uses_sensitivity_2c() {
     // σ = 2.2 under replace-one is the event multiplier 1.1 of anchors A.7 (5.2435 at order 5).
-    let v = json_ok(&[
+    let v = json(&[
         "account",
         "--sigma",
         "2.2",
@@ -95,7 +88,7 @@ fn cli_account_without_replacement_replace_one_uses_sensitivity_2c() {
 fn cli_account_full_batch_is_unsampled_gaussian() {
     // T = 4 full-batch releases at σ = 2: RDP 4α/(2·4) = α/2 per the accountant; the ε must be
     // at least the exact analytic value for μ = √4/2 = 1 (anchors G8 family).
-    let v = json_ok(&["account", "--sigma", "2", "--sampling", "full", "--steps", "4", "--delta", "1e-5", "--json"]);
+    let v = json(&["account", "--sigma", "2", "--sampling", "full", "--steps", "4", "--delta", "1e-5", "--json"]);
     let exact = dpref::accounting::gdp::epsilon_for_delta(1.0, 1e-5).unwrap();
     let eps = v["epsilon"].as_f64().unwrap();
     assert!(eps >= exact && eps < 1.3 * exact, "{eps} vs exact {exact}");
@@ -105,14 +98,14 @@ fn cli_account_full_batch_is_unsampled_gaussian() {
 fn cli_calibrate_never_overshoots_and_reports_json() {
     let mut args = vec!["calibrate", "--target-epsilon", "2", "--json"];
     args.extend_from_slice(G2);
-    let v = json_ok(&args);
+    let v = json(&args);
     let (sigma, eps) = (v["sigma"].as_f64().unwrap(), v["epsilon"].as_f64().unwrap());
     assert!((0.99 * 2.0..=2.0).contains(&eps), "{eps}");
     // Re-account the returned σ independently through `account`.
     let s = sigma.to_string();
     let mut args = vec!["account", "--sigma", &s, "--json"];
     args.extend_from_slice(G2);
-    let w = json_ok(&args);
+    let w = json(&args);
     assert_eq!(w["epsilon"].as_f64().unwrap(), eps, "sigma {s} calibrate {v} account {w}");
 }
 
@@ -206,12 +199,12 @@ fn cli_reproduce_privacy_writes_the_table() {
 #[test]
 fn cli_account_pld_brackets_anchor_g2() {
     let base = ["account", "--sigma", "1.1", "--q", "0.004266666666666667", "--steps", "14063", "--delta", "1e-5"];
-    let v = json_ok(&[&base[..], &["--accountant", "pld", "--json"]].concat());
+    let v = json(&[&base[..], &["--accountant", "pld", "--json"]].concat());
     let (lo, hi) = (v["epsilon_lower"].as_f64().unwrap(), v["epsilon_upper"].as_f64().unwrap());
     assert!(lo <= 2.381691 && 2.381691 <= hi && hi - lo < 1e-3, "[{lo}, {hi}]");
     assert_eq!(v["epsilon"].as_f64(), Some(hi));
     assert_eq!(v["accountant"], "pld");
-    let v = json_ok(&[&base[..], &["--accountant", "all", "--json"]].concat());
+    let v = json(&[&base[..], &["--accountant", "all", "--json"]].concat());
     let rdp = v["epsilon_rdp"].as_f64().unwrap();
     assert!((rdp - 2.5967).abs() < 1e-4 && v["epsilon"].as_f64() == Some(hi.min(rdp)), "{v}");
 }
@@ -223,14 +216,14 @@ fn cli_calibrate_pld_never_overshoots_and_beats_rdp() {
     let base =
         ["calibrate", "--target-epsilon", "2", "--q", "0.004266666666666667", "--steps", "14063", "--delta", "1e-5"];
     let sigma = |extra: &[&str]| {
-        let v = json_ok(&[&base[..], extra, &["--json"]].concat());
+        let v = json(&[&base[..], extra, &["--json"]].concat());
         v["sigma"].as_f64().unwrap()
     };
     let (pld, rdp) = (sigma(&["--accountant", "pld"]), sigma(&[]));
     assert!(pld < rdp * 0.97, "pld {pld} vs rdp {rdp}");
     let s = pld.to_string();
     let args = ["account", "--sigma", &s, "--q", "0.004266666666666667", "--steps", "14063", "--delta", "1e-5"];
-    let v = json_ok(&[&args[..], &["--accountant", "pld", "--json"]].concat());
+    let v = json(&[&args[..], &["--accountant", "pld", "--json"]].concat());
     let upper = v["epsilon_upper"].as_f64().unwrap();
     assert!((2.0 * (1.0 - 1e-3)..=2.0).contains(&upper), "{upper}");
     let all = dpref(&[&base[..], &["--accountant", "all"]].concat());

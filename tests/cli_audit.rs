@@ -3,12 +3,9 @@
 
 mod common;
 
-use common::cli_data::TempDir;
-use std::process::{Command, Output};
+use common::cli::dpref;
 
-fn dpref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
+use common::cli_data::TempDir;
 
 /// Laplace(1) outputs of a count query on D (sum 1) and D′ (sum 0), as another program would dump
 /// them: true ε = 1.

@@ -4,21 +4,12 @@
 
 mod common;
 
+use common::cli::{dpref, json};
+
 use common::cli_data::{TempDir, assert_usage_error};
 use dpref::optim::sparse::projection_mechanism::{ProjectionMechanismConfig, SparseVectors};
 use dpref::rng::{Seeds, Stream};
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn dpref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let o = dpref(args);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap()
-}
 
 fn floats(v: &Value) -> Vec<f64> {
     v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()

@@ -4,12 +4,10 @@
 
 mod common;
 
+use common::cli::dpref;
+
 use common::cli_data::TempDir;
 use std::process::{Command, Output, Stdio};
-
-fn dpref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

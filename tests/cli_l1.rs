@@ -5,21 +5,11 @@
 
 mod common;
 
+use common::cli::{dpref, json};
+
 use common::cli_data::{TempDir, assert_usage_error};
 use dpref::data::l1_problems::LeastSquaresL1;
 use dpref::rng::{Seeds, Stream};
-use serde_json::Value;
-use std::process::{Command, Output};
-
-fn dpref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let o = dpref(args);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap()
-}
 
 /// The least-squares problem on an l1 ball as CSV (label last).
 fn least_squares_csv(dir: &TempDir) -> String {

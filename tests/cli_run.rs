@@ -2,12 +2,9 @@
 
 mod common;
 
-use common::cli_data::{TempDir, assert_usage_error, logistic_csv};
-use std::process::{Command, Output};
+use common::cli::dpref;
 
-fn dpref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
+use common::cli_data::{TempDir, assert_usage_error, logistic_csv};
 
 /// `run ALG --data DATA --loss logistic --epsilon 2 --delta 1e-5`, then `extra`.
 fn run_logistic<'a>(alg: &'a str, data: &'a str, extra: &[&'a str]) -> Vec<&'a str> {

@@ -2,6 +2,10 @@
 //! converter `examples/external/dp_event_to_json.py`, hostile input (never a panic), and the
 //! `dpref audit accountant` command line (exit codes 0, 2, 3).
 
+mod common;
+
+use common::cli::dpref;
+
 use dpref::Error;
 use dpref::accounting::external::{MAX_DEPTH, event_from_dp_accounting_json};
 use dpref::accounting::{DpEvent, Neighbouring};
@@ -235,10 +239,6 @@ except ValueError:
 }
 
 // ---- the command line ----
-
-fn dpref(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("dpref-external-{}", std::process::id()));

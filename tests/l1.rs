@@ -1,6 +1,10 @@
 //! \[AFKT\] Algorithms 1 and 4 (`optim::l1`): feasibility, the mirror-descent guarantees, and the
 //! privacy the runs report.
 
+mod common;
+
+use common::l1_data::linear_data;
+
 use dpref::accounting::{DpEvent, SamplingScheme, per_example_sum_gaussian};
 use dpref::data::Dataset;
 use dpref::geometry::mirror::{kl_divergence, l1_geometry_exponent};
@@ -8,22 +12,8 @@ use dpref::linalg::norm_l1;
 use dpref::loss::Loss;
 use dpref::optim::l1::{EntropicSmdConfig, MirrorMap, NoisyMirrorDescentConfig, entropic_smd, noisy_mirror_descent};
 use dpref::optim::{NoTrace, Privacy, Trace};
-use dpref::rng::{Seeds, Stream};
+use dpref::rng::Seeds;
 use dpref::sampling::BatchSampler;
-
-/// n rows of Rademacher features (label 1), the first coordinate +1 with probability 3/4: the
-/// linear loss `⟨z, x⟩` with mean direction m ≈ (0.5, 0, …), L = ‖z‖_∞ = 1.
-fn linear_data(n: usize, d: usize, seed: u64) -> Dataset {
-    use rand::RngExt;
-    let mut rng = Seeds::new(seed).stream(Stream::Data);
-    let z: Vec<f64> = (0..n * d)
-        .map(|k| {
-            let p_plus = if k % d == 0 { 0.75 } else { 0.5 };
-            if rng.random::<f64>() < p_plus { 1.0 } else { -1.0 }
-        })
-        .collect();
-    Dataset::new(z, vec![1.0; n], d).unwrap()
-}
 
 fn mean_row(data: &Dataset) -> Vec<f64> {
     let mut m = vec![0.0; data.d()];
@@ -41,7 +31,7 @@ fn mean_row(data: &Dataset) -> Vec<f64> {
 #[test]
 fn full_batch_mirror_descent_meets_lemma_3_1() {
     let (n, d, t) = (200, 50, 400u64);
-    let data = linear_data(n, d, 1);
+    let data = linear_data(n, d, 1, 0.75);
     let m = mean_row(&data);
     let radius = 2.0;
     let lipschitz = (0..n).flat_map(|i| data.row(i).to_vec()).fold(0.0f64, |a, v| a.max(v.abs()));
@@ -83,7 +73,7 @@ fn full_batch_mirror_descent_meets_lemma_3_1() {
 #[test]
 fn private_run_reports_the_accounted_epsilon() {
     let (n, d, t, b) = (400, 20, 60u64, 40usize);
-    let data = linear_data(n, d, 3);
+    let data = linear_data(n, d, 3, 0.75);
     let cfg = NoisyMirrorDescentConfig::new(
         t,
         1.0,
@@ -121,7 +111,7 @@ fn invalid_settings_are_refused() {
     assert!(NoisyMirrorDescentConfig::new(10, 1.0, -1.0, 10, MirrorMap::Entropic, privacy).is_err());
     assert!(NoisyMirrorDescentConfig::new(10, 1.0, 1.0, 0, MirrorMap::Entropic, privacy).is_err());
     assert!(NoisyMirrorDescentConfig::new(10, 1.0, 1.0, 10, MirrorMap::PNorm { p: 3.0 }, privacy).is_err());
-    let data = linear_data(20, 3, 5);
+    let data = linear_data(20, 3, 5, 0.75);
     let mut cfg = NoisyMirrorDescentConfig::new(10, 1.0, 1.0, 5, MirrorMap::Entropic, privacy).unwrap();
     cfg.x0 = Some(vec![1.0, 1.0, 0.0]);
     assert!(noisy_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(1), &mut NoTrace).is_err(), "x0 outside");
@@ -135,7 +125,7 @@ fn invalid_settings_are_refused() {
 #[test]
 fn entropic_smd_meets_the_regret_bound() {
     let (n, d) = (50, 8);
-    let data = linear_data(n, d, 6);
+    let data = linear_data(n, d, 6, 0.75);
     let cfg = EntropicSmdConfig::new(3, 0.05).unwrap();
     let mut trace = Trace::default();
     let run = entropic_smd(&data, Loss::Linear, &cfg, Seeds::new(7), &mut trace).unwrap();

@@ -1,6 +1,10 @@
 //! \[AFKT\] Algorithm 3 (`optim::l1::frank_wolfe`): the dyadic tree, the per-sample ledger, an
 //! exact whole-run audit of the exponential-mechanism selection, and Frank–Wolfe convergence.
 
+mod common;
+
+use common::l1_data::linear_data;
+
 use dpref::Error;
 use dpref::data::Dataset;
 use dpref::loss::Loss;
@@ -12,20 +16,6 @@ use dpref::rng::{Seeds, Stream};
 
 fn config(t: u32, b: usize, l: f64, r: f64, selection: SelectionMechanism, privacy: FwPrivacy) -> FrankWolfeConfig {
     FrankWolfeConfig::new(t, b, l, Polytope::L1Ball { radius_r: r }, selection, privacy).unwrap()
-}
-
-/// n rows of Rademacher features with label 1, the first coordinate +1 with probability 3/4: the
-/// linear loss `⟨z, x⟩` has population mean direction m = (0.5, 0, …, 0), gradients in {±1}^d.
-fn linear_data(n: usize, d: usize, seed: u64) -> Dataset {
-    use rand::RngExt;
-    let mut rng = Seeds::new(seed).stream(Stream::Data);
-    let z: Vec<f64> = (0..n * d)
-        .map(|k| {
-            let p_plus = if k % d == 0 { 0.75 } else { 0.5 };
-            if rng.random::<f64>() < p_plus { 1.0 } else { -1.0 }
-        })
-        .collect();
-    Dataset::new(z, vec![1.0; n], d).unwrap()
 }
 
 /// Rademacher features, noise-free labels `y = ⟨z, x_true⟩`: the population squared loss is
@@ -51,7 +41,7 @@ fn fw_tree_runs_in_dfs_order_with_dyadic_sample_sizes() {
     let (t, b) = (3u32, 8usize);
     let cfg = config(t, b, 1.0, 1.0, SelectionMechanism::ReportNoisyMin, FwPrivacy::Pure { epsilon: 1.0 });
     assert_eq!(cfg.samples_needed(), b * 6);
-    let data = linear_data(60, 3, 1);
+    let data = linear_data(60, 3, 1, 0.75);
     let fw = cfg.run(&data, Loss::Linear, Seeds::new(2)).unwrap();
     assert_eq!(fw.leaves.len() as u64, cfg.steps_k());
     assert_eq!(cfg.steps_k(), 14);
@@ -88,7 +78,7 @@ fn fw_tree_runs_in_dfs_order_with_dyadic_sample_sizes() {
 fn fw_ledger_puts_each_sample_in_exactly_one_vertex() {
     let (t, b, eps) = (3u32, 16usize, 0.8);
     let cfg = config(t, b, 1.5, 2.0, SelectionMechanism::Exponential, FwPrivacy::Pure { epsilon: eps });
-    let data = linear_data(100, 4, 3);
+    let data = linear_data(100, 4, 3, 0.75);
     let fw = cfg.run(&data, Loss::Linear, Seeds::new(4)).unwrap();
     fw.ledger.verify(fw.samples_used).unwrap();
     let used = fw.ledger.entries.iter().filter(|e| e.len() == 1).count();
@@ -131,7 +121,7 @@ fn fw_printed_noise_scale_costs_twice_epsilon() {
     assert!((cfg.noise_scale(2) - 4.0 * 1.0 * 2.0 * 4.0 / 8.0).abs() < 1e-12, "4LD2^t/(b eps)");
     cfg.reading = SensitivityReading::AsPrinted;
     assert!((cfg.noise_scale(2) - 2.0 * 1.0 * 2.0 * 4.0 / 8.0).abs() < 1e-12, "the printed 2LD2^t/(b eps)");
-    let fw = cfg.run(&linear_data(40, 3, 5), Loss::Linear, Seeds::new(6)).unwrap();
+    let fw = cfg.run(&linear_data(40, 3, 5, 0.75), Loss::Linear, Seeds::new(6)).unwrap();
     let reported = fw.run.privacy.epsilon.unwrap();
     assert!((reported - 2.0 * eps).abs() < 1e-12, "{reported}");
 }
@@ -211,7 +201,7 @@ fn audit_fw_exponential_selection_exact_whole_run() {
 fn stat_fw_linear_reaches_the_optimal_vertex() {
     let (t, b, d, r) = (4u32, 1024usize, 10usize, 1.5);
     let cfg = config(t, b, 1.0, r, SelectionMechanism::ReportNoisyMin, FwPrivacy::NonPrivate);
-    let data = linear_data(cfg.samples_needed(), d, 7);
+    let data = linear_data(cfg.samples_needed(), d, 7, 0.75);
     let fw = cfg.run(&data, Loss::Linear, Seeds::new(8)).unwrap();
     assert!(fw.run.events.is_empty() && fw.run.privacy.epsilon.is_none());
     let gap_to_star = |x: &[f64]| (0.5 * x[0] + 0.5 * r).abs() + x[1..].iter().map(|v| v.abs()).sum::<f64>();
@@ -344,12 +334,12 @@ fn fw_invalid_inputs_are_typed_errors() {
     )));
     let cfg = FrankWolfeConfig::new(2, 8, 1.0, ball.clone(), rnm, pure).unwrap();
     assert_eq!(cfg.samples_needed(), 28);
-    let small = linear_data(27, 3, 1);
+    let small = linear_data(27, 3, 1, 0.75);
     assert!(matches!(
         cfg.run(&small, Loss::Linear, Seeds::new(1)),
         Err(Error::InvalidParameter { name: "dataset size n", .. })
     ));
-    let data = linear_data(28, 3, 1);
+    let data = linear_data(28, 3, 1, 0.75);
     assert!(cfg.run(&data, Loss::Linear, Seeds::new(1)).is_ok());
     let mut outside = cfg.clone();
     outside.x0 = Some(vec![1.0, 1.0, 0.0]);
@@ -372,7 +362,7 @@ fn fw_invalid_inputs_are_typed_errors() {
 /// combinations of vertices), and the same seed gives a bit-identical run.
 #[test]
 fn fw_simplex_and_vertex_lists_stay_feasible_and_reproducible() {
-    let data = linear_data(28, 3, 2);
+    let data = linear_data(28, 3, 2, 0.75);
     let simplex = FrankWolfeConfig::new(
         2,
         8,

@@ -3,8 +3,11 @@
 //! balls, the mirror-descent guarantee, the localized schedule and regulariser, and the privacy
 //! the runs report.
 
+mod common;
+
+use common::l1_data::linear_data;
+
 use dpref::accounting::{DpEvent, SamplingScheme, per_example_sum_gaussian};
-use dpref::data::Dataset;
 use dpref::data::l1_problems::LeastSquaresL1;
 use dpref::geometry::mirror::{PNormMap, bregman_step_lp_lp, project_lp_ball};
 use dpref::linalg::{norm_l2, norm_lp};
@@ -98,18 +101,6 @@ fn prop_lp_bregman_step_is_feasible_and_optimal() {
     assert!(outer_binds > 5 && inner_binds > 5, "both constraints bind: {outer_binds}, {inner_binds}");
 }
 
-/// n rows with `‖z‖_∞ ≤ 1` and mean m: the linear loss ⟨z, x⟩.
-fn linear_data(n: usize, d: usize, seed: u64) -> Dataset {
-    let mut rng = Seeds::new(seed).stream(Stream::Data);
-    let z: Vec<f64> = (0..n * d)
-        .map(|k| {
-            let p_plus = if k % d == 0 { 0.8 } else { 0.5 };
-            if rng.random::<f64>() < p_plus { 1.0 } else { -1.0 }
-        })
-        .collect();
-    Dataset::new(z, vec![1.0; n], d).unwrap()
-}
-
 /// Lemma 3.1 for Algorithm 5 with exact gradients (full batch, σ = 0): `F(x̄) − F* ≤
 /// D²/(Tη) + ηL²/2` deterministically, `h = (1/(2(p−1)))‖·‖_p²` (1-strongly convex w.r.t. ‖·‖_p),
 /// `D² = R²/(2(p−1)) ≥ D_h(x*, 0)`, `L = ‖m‖_q`, `F* = −R‖m‖_q` over the lp ball. Non-vacuous (below
@@ -117,7 +108,7 @@ fn linear_data(n: usize, d: usize, seed: u64) -> Dataset {
 #[test]
 fn full_batch_lp_mirror_descent_meets_lemma_3_1() {
     let (n, d, t) = (100usize, 6usize, 300u64);
-    let data = linear_data(n, d, 3);
+    let data = linear_data(n, d, 3, 0.8);
     let mut m = vec![0.0; d];
     for i in 0..n {
         for (mj, zj) in m.iter_mut().zip(data.row(i)) {
@@ -158,7 +149,7 @@ fn full_batch_lp_mirror_descent_meets_lemma_3_1() {
 #[test]
 fn prop_lp_private_run_reports_the_accounted_epsilon() {
     let (n, d, t, b) = (300usize, 5usize, 40u64, 30usize);
-    let data = linear_data(n, d, 5);
+    let data = linear_data(n, d, 5, 0.8);
     let cfg = LpMirrorDescentConfig::new(t, 1.5, 1.0, 2.0, b, Privacy::Target { epsilon: 1.0, delta: 1e-5 }).unwrap();
     let run = lp_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(6)).unwrap();
     let eps = run.privacy.epsilon.unwrap();
@@ -239,7 +230,7 @@ fn invalid_lp_settings_are_refused() {
     assert!(LpMirrorDescentConfig::new(10, 1.5, f64::NAN, 1.0, 5, privacy).is_err());
     assert!(LpMirrorDescentConfig::new(10, 1.5, 1.0, -1.0, 5, privacy).is_err());
     assert!(LpMirrorDescentConfig::new(10, 1.5, 1.0, 1.0, 0, privacy).is_err());
-    let data = linear_data(20, 3, 1);
+    let data = linear_data(20, 3, 1, 0.8);
     let mut cfg = LpMirrorDescentConfig::new(10, 1.5, 1.0, 1.0, 50, privacy).unwrap();
     assert!(lp_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(1)).is_err(), "b > n");
     cfg.batch_size_b = 5;

@@ -5,22 +5,13 @@
 //! The experiments themselves take seconds to minutes, so the writers are tested on small
 //! synthetic figures and the end-to-end checks use `reproduce privacy` (instantaneous).
 
+mod common;
+
+use common::cli::{dpref, fresh_dir};
+
 use dpref::experiments::plot::{Figure, Panel, Reference, Series, csv_rows, write_figure};
 use dpref::experiments::{Options, Outcome, report, write_index};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn dpref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
-
-/// A fresh directory under the system temp dir, unique to this test and process.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dpref-reports-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 /// `--out` that cannot be a writable directory: exit 2 with one `error:` line naming the path,
 /// and nothing on stdout — the experiment (which prints its table on stdout) never ran. A path
@@ -30,7 +21,7 @@ fn temp_dir(name: &str) -> PathBuf {
 /// write); a read-only directory is tried too when this user is really stopped by its mode.
 #[test]
 fn an_unwritable_out_fails_before_any_experiment_runs() {
-    let dir = temp_dir("unwritable");
+    let dir = fresh_dir("reports-unwritable");
     let file = dir.join("a-regular-file");
     std::fs::write(&file, "not a directory").unwrap();
     let mut outs = vec![file.join("report"), file.clone()];
@@ -80,7 +71,7 @@ fn an_unwritable_out_fails_before_any_experiment_runs() {
 /// links it (and only what this run wrote).
 #[test]
 fn reproduce_privacy_records_its_settings_and_the_index_links_it() {
-    let dir = temp_dir("privacy");
+    let dir = fresh_dir("reports-privacy");
     std::fs::write(dir.join("stale.md"), "from an earlier run").unwrap();
     let o = dpref(&["reproduce", "privacy", "--quick", "--seed", "7", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
@@ -139,7 +130,7 @@ fn synthetic_figure() -> Figure {
 /// band bounds where there is a band, and each reference line's two ends per panel.
 #[test]
 fn the_csv_beside_a_plot_holds_exactly_the_plotted_points() {
-    let dir = temp_dir("figure");
+    let dir = fresh_dir("reports-figure");
     let figure = synthetic_figure();
     let files = write_figure(&dir, "fig", &figure).expect("written");
     assert_eq!(files, vec![dir.join("fig.svg"), dir.join("fig.csv")]);
@@ -190,7 +181,7 @@ fn the_csv_beside_a_plot_holds_exactly_the_plotted_points() {
 /// `index.md` links every report, plot and CSV of the outcomes it is given, relative to `--out`.
 #[test]
 fn the_index_links_every_file_of_the_run() {
-    let dir = temp_dir("index");
+    let dir = fresh_dir("reports-index");
     let options = Options::new(true, 3);
     let mut files = vec![dir.join("fig.md")];
     files.extend(write_figure(&dir, "fig", &synthetic_figure()).unwrap());

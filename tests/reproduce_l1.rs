@@ -4,19 +4,9 @@
 //! target ε and every mean excess risk is positive (it is ½‖x − x*‖₂², exact). The scientific
 //! outcome (which claims are observed) is reported, not asserted.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn dpref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dpref-reproduce-l1-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+use common::cli::{dpref, fresh_dir};
 
 /// The cells of the Markdown table rows under the heading that starts with `heading`.
 fn table_rows(md: &str, heading: &str) -> Vec<Vec<String>> {
@@ -33,7 +23,7 @@ fn table_rows(md: &str, heading: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn reproduce_l1_quick_writes_slopes_claims_tables_and_plots() {
-    let dir = temp_dir("quick");
+    let dir = fresh_dir("reproduce-l1-quick");
     let o = dpref(&["reproduce", "l1", "--quick", "--seed", "3", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let md = std::fs::read_to_string(dir.join("l1.md")).expect("l1.md");
@@ -108,7 +98,7 @@ fn reproduce_l1_quick_writes_slopes_claims_tables_and_plots() {
 
 #[test]
 fn an_unknown_experiment_names_l1_among_the_choices() {
-    let dir = temp_dir("unknown");
+    let dir = fresh_dir("reproduce-l1-unknown");
     let o = dpref(&["reproduce", "no-such-experiment", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);

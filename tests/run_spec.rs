@@ -3,16 +3,13 @@
 
 mod common;
 
+use common::cli::dpref;
+
 use common::cli_data::{TempDir, logistic_csv};
 use dpref::Error;
 use dpref::geometry::Domain;
 use dpref::optim::RunSpec;
 use dpref::optim::run_spec::{Algorithm, RunLoss, Sampling, Variant};
-use std::process::{Command, Output};
-
-fn dpref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
 
 /// A 400-record logistic dataset in a fresh directory.
 struct DataFile {

@@ -40,6 +40,24 @@ pub fn clip_l2(x: &mut [f64], c: f64) -> f64 {
     f
 }
 
+/// Bisection for a norm `norm_at(t)` non-increasing in t: halves `[lo, hi]` (200 times at most,
+/// or until the midpoint is no longer strictly inside) keeping `norm_at(lo) > radius` and
+/// returns `hi`, the end inside the ball (when `norm_at(hi) ≤ radius` on entry).
+fn bisect_to_radius(norm_at: impl Fn(f64) -> f64, radius: f64, mut lo: f64, mut hi: f64) -> f64 {
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if norm_at(mid) > radius {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
+}
+
 /// Undoes a projection's last rounding: multiplies the coordinates `movable` selects by (1 − ε)
 /// until `fits(x)`. After 64 passes (64 ulps, far beyond any rounding) every coordinate is
 /// shrunk, so the loop ends even when the movable ones alone cannot make `x` fit (e.g. the
@@ -285,18 +303,7 @@ impl Domain {
                 let norm_at = |t: f64| -> f64 {
                     original.iter().map(|o| soft_threshold_scalar(*o, t).powi(2)).sum::<f64>().sqrt()
                 };
-                let (mut lo, mut hi) = (0.0f64, top);
-                for _ in 0..200 {
-                    let mid = 0.5 * (lo + hi);
-                    if mid <= lo || mid >= hi {
-                        break;
-                    }
-                    if norm_at(mid) > radius {
-                        lo = mid;
-                    } else {
-                        hi = mid;
-                    }
-                }
+                let mut hi = bisect_to_radius(norm_at, radius, 0.0, top);
                 // `norm_at` and `norm_l2` round differently: raise t by ulps until x̂ is in the
                 // ball as `contains` evaluates it (each step shrinks every non-zero |x̂ⱼ|).
                 loop {
@@ -368,21 +375,11 @@ impl Domain {
                         .sum::<f64>()
                         .sqrt()
                 };
-                let (mut lo, mut hi) = (0.0f64, h.iter().copied().fold(0.0, f64::max));
+                let mut hi = h.iter().copied().fold(0.0, f64::max);
                 while norm_at(hi) > radius {
                     hi *= 2.0;
                 }
-                for _ in 0..200 {
-                    let mid = 0.5 * (lo + hi);
-                    if mid <= lo || mid >= hi {
-                        break;
-                    }
-                    if norm_at(mid) > radius {
-                        lo = mid;
-                    } else {
-                        hi = mid;
-                    }
-                }
+                let hi = bisect_to_radius(norm_at, radius, 0.0, hi);
                 for (v, w) in x.iter_mut().zip(h) {
                     *v = w * *v / (w + hi);
                 }

@@ -20,6 +20,7 @@
 //! proofs/dp_sgd.md §5 D1; see `batch_normaliser`).
 //! Proof: proofs/dp_sgd.md.
 
+use super::private_step::{PrivateGradientStep, start_point};
 use super::{
     Averager, GradientBound, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent,
     check_private_step_settings, check_start,
@@ -143,27 +144,25 @@ pub fn dp_sgd(
     let T = config.steps_t;
     let C = config.clip_c;
     let bound = if C.is_infinite() { GradientBound::None } else { GradientBound::L2 { clip: C } };
-    let mut release = PrivateRelease::new(
+    let release = PrivateRelease::new(
         ReleasePlan::clipped_sums(config.sampler, n, T, config.privacy, config.neighbouring, config.batch_size_b, C),
         seeds,
     )?;
+    let mut step = PrivateGradientStep::new(release, config.engine, bound, NoiseShape::Isotropic { clip: C }, d);
     let mut avg = Averager::new(d);
     // Alg. 1, line 1: initialise x^0
-    let mut x = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
-    config.domain.project(&mut x);
-    let (mut batch, mut g, mut g_hat, mut x_next) = (Vec::new(), vec![0.0; d], vec![0.0; d], vec![0.0; d]);
+    let mut x = start_point(config.x0.as_deref(), d, &config.domain);
+    let mut x_next = vec![0.0; d];
     for k in 0..T {
         observer.observe(TraceEvent::Iterate { step: k, x: &x });
         // Alg. 1, line 3: B_k <- Poisson sample with rate q
-        release.sample(&mut batch);
         // Alg. 1, line 4: g_i = grad F(x^k; z_i) for i in B_k (per example, inside the sum)
         // Alg. 1, line 5: g_i * min(1, C/|g_i|), summed over the batch
-        config.engine.bounded_gradient_sum(data, loss, &x, &batch, bound, &mut g, &mut g_hat);
         // Alg. 1, line 6: g_hat = (sum + N(0, sigma^2 C^2 I)) / b (and its privacy event)
-        release.release(&mut g_hat, NoiseShape::Isotropic { clip: C })?;
-        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
+        let g_hat = step.noisy_gradient(data, loss, &x)?;
+        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat });
         // Alg. 1, line 7: x^{k+1} = Pi_X(x^k - eta g_hat)
-        for ((xn, xk), gk) in x_next.iter_mut().zip(&x).zip(&g_hat) {
+        for ((xn, xk), gk) in x_next.iter_mut().zip(&x).zip(g_hat) {
             *xn = xk - config.learning_rate_eta * gk;
         }
         config.domain.project(&mut x_next);
@@ -171,5 +170,5 @@ pub fn dp_sgd(
         std::mem::swap(&mut x, &mut x_next);
     }
     // Alg. 1, line 8: output and privacy (derived from the executed events)
-    Ok(Run::new(avg.output(config.output, &x), x, T, release.finish()?))
+    Ok(Run::new(avg.output(config.output, &x), x, T, step.finish()?))
 }

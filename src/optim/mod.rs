@@ -12,6 +12,7 @@ pub mod dp_sgd;
 pub mod dpagd;
 pub mod fast;
 pub mod l1;
+mod private_step;
 pub mod release;
 pub mod run_spec;
 pub mod sparse;
@@ -126,26 +127,6 @@ pub enum GradientEngine {
     /// The GLM fast path of [`fast`]: fused margin/norm pass, no materialised gradients,
     /// rows in parallel chunks. Equal to the reference up to reassociation.
     GlmFast,
-}
-
-impl GradientEngine {
-    /// `Σ_{i∈batch} bound(∇F(x; zᵢ))` into `out` (`g`: scratch of length d).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn bounded_gradient_sum(
-        self,
-        data: &crate::data::Dataset,
-        loss: crate::loss::Loss,
-        x: &[f64],
-        batch: &[usize],
-        bound: GradientBound<'_>,
-        g: &mut [f64],
-        out: &mut [f64],
-    ) {
-        match self {
-            GradientEngine::Reference => bounded_gradient_sum(data, loss, x, batch, bound, g, out),
-            GradientEngine::GlmFast => fast::bounded_gradient_sum_glm(data, loss, x, batch, bound, g, out),
-        }
-    }
 }
 
 /// Which point a run returns.

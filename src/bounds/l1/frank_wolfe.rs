@@ -4,6 +4,7 @@
 //! constant, an explicit-constant bound from the Frank–Wolfe recursion of the proofs of Thms. 6–7,
 //! and the printed parameters and rates of Thms. 6, 7 and 2 with `O(1) = 1`.
 
+use super::L1Setting;
 use super::selection::report_noisy_min_error_bound;
 use super::validate::{finite_result, ln_dim, ln_inv_delta, ln_n};
 use crate::error::{Error, Result, check};
@@ -368,27 +369,14 @@ pub fn theorem7_parameters(
 /// `D(L + βD)√(ln d) ln n/√n + (√β L D² ln(1/δ) ln m ln²n/(nε))^{2/3}`.
 ///
 /// # Errors
-/// As [`theorem6_rate_unit_constant`], and `m < 2`, `δ ∉ (0, 1)`.
-#[allow(clippy::too_many_arguments)] // the theorem's own symbols
-pub fn theorem7_rate_unit_constant(
-    l: f64,
-    beta: f64,
-    diam_d: f64,
-    n: u64,
-    d: u64,
-    m: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<f64> {
+/// `InvalidParameter` for `L, D ≤ 0`, `β < 0`, `n, m < 2`.
+pub fn theorem7_rate_unit_constant(l: f64, beta: f64, diam_d: f64, m: u64, setting: &L1Setting) -> Result<f64> {
     let (l, beta, dd) =
         (check::positive("l", l)?, check::non_negative("beta", beta)?, check::positive("diam_d", diam_d)?);
-    let ln_n = ln_n("n", n)?;
-    let ln_d = ln_dim("d", d)?;
+    let s = setting;
+    let (nf, e, ln_n, ln_d) = (s.n(), s.epsilon(), s.ln_n()?, s.ln_d());
     let ln_m = ln_dim("m", m)?;
-    let e = check::positive("epsilon", epsilon)?;
-    let ld = ln_inv_delta(delta)?;
-    let nf = n as f64;
     let v = dd * (l + beta * dd) * ln_d.sqrt() * ln_n / nf.sqrt()
-        + (beta.sqrt() * l * dd * dd * ld * ln_m * ln_n * ln_n / (nf * e)).powf(2.0 / 3.0);
+        + (beta.sqrt() * l * dd * dd * s.ln_inv_delta() * ln_m * ln_n * ln_n / (nf * e)).powf(2.0 / 3.0);
     finite_result("theorem7_rate_unit_constant", v)
 }

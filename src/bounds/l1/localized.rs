@@ -2,22 +2,19 @@
 //! step, the phase radius (corrected and as printed), the phase batch sizes and gradient counts
 //! (corrected and as printed), and the printed rate with `O(1) = 1`.
 
+use super::L1Setting;
 use super::mirror::{check_p, norm_ratio_cd};
-use super::validate::{finite_result, ln_dim, ln_inv_delta, ln_n};
+use super::validate::{finite_result, ln_dim, ln_n};
 use crate::error::{Result, check};
 
 /// \[AFKT\] Thm. 4's base step `η = (D/L)·min{√(ln d/n), ε/√(d ln d ln(1/δ))}`.
 ///
 /// # Errors
-/// `InvalidParameter` for `D ≤ 0`, `L ≤ 0`, `n = 0`, `d < 2`, `ε ≤ 0`, `δ ∉ (0, 1)`.
-pub fn theorem4_base_step(diam_d: f64, l: f64, n: u64, d: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    let dd = check::positive("diam_d", diam_d)?;
-    let l = check::positive("l", l)?;
-    let n = check::count("n", n)? as f64;
-    let ln_d = ln_dim("d", d)?;
-    let e = check::positive("epsilon", epsilon)?;
-    let ld = ln_inv_delta(delta)?;
-    let m = (ln_d / n).sqrt().min(e / (d as f64 * ln_d * ld).sqrt());
+/// `InvalidParameter` for `D ≤ 0`, `L ≤ 0`.
+pub fn theorem4_base_step(diam_d: f64, l: f64, setting: &L1Setting) -> Result<f64> {
+    let (dd, l) = (check::positive("diam_d", diam_d)?, check::positive("l", l)?);
+    let (n, ln_d) = (setting.n(), setting.ln_d());
+    let m = (ln_d / n).sqrt().min(setting.epsilon() / (setting.d() * ln_d * setting.ln_inv_delta()).sqrt());
     finite_result("theorem4_base_step", dd / l * m)
 }
 
@@ -25,15 +22,13 @@ pub fn theorem4_base_step(diam_d: f64, l: f64, n: u64, d: u64, epsilon: f64, del
 /// `LD(√(ln d/n) + √(d ln³d ln(1/δ))/(nε))`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L, D ≤ 0`, `n = 0`, `d < 2`, `ε ≤ 0`, `δ ∉ (0, 1)`.
-pub fn theorem4_rate_unit_constant(l: f64, diam_d: f64, n: u64, d: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    let l = check::positive("l", l)?;
-    let dd = check::positive("diam_d", diam_d)?;
-    let n = check::count("n", n)? as f64;
-    let ln_d = ln_dim("d", d)?;
-    let e = check::positive("epsilon", epsilon)?;
-    let ld = ln_inv_delta(delta)?;
-    let v = l * dd * ((ln_d / n).sqrt() + (d as f64 * ln_d.powi(3) * ld).sqrt() / (n * e));
+/// `InvalidParameter` for `L, D ≤ 0`.
+pub fn theorem4_rate_unit_constant(l: f64, diam_d: f64, setting: &L1Setting) -> Result<f64> {
+    let (l, dd) = (check::positive("l", l)?, check::positive("diam_d", diam_d)?);
+    let (n, ln_d) = (setting.n(), setting.ln_d());
+    let v = l
+        * dd
+        * ((ln_d / n).sqrt() + (setting.d() * ln_d.powi(3) * setting.ln_inv_delta()).sqrt() / (n * setting.epsilon()));
     finite_result("theorem4_rate_unit_constant", v)
 }
 

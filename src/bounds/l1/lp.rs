@@ -2,8 +2,9 @@
 //! gradient second moment (safe and as printed), Thm. 13's base step and rate, and the main-text
 //! Thm. 5 form, with `O(1) = 1` where the paper gives only `O(·)`.
 
+use super::L1Setting;
 use super::mirror::check_p;
-use super::validate::{finite_result, ln_dim, ln_inv_delta};
+use super::validate::{finite_result, ln_inv_delta};
 use crate::error::{Result, check};
 
 /// \[AFKT\] Alg. 5's noise std as printed: `σ = 100 L√(d^{1−2/q} ln(1/δ))/(bε)`, `q = p/(p−1)`.
@@ -54,70 +55,46 @@ fn grad_args(l: f64, sigma: f64, d: u64, p: f64) -> Result<(f64, f64, f64, f64)>
     ))
 }
 
-/// `1 + ln d·1{p < 2}`, the logarithmic factor of \[AFKT\] Thms. 12–13.
-fn log_factor(ln_d: f64, p: f64) -> f64 {
-    if p < 2.0 { 1.0 + ln_d } else { 1.0 }
-}
-
 /// \[AFKT\] Thm. 13's base step: `η = (D/L)·min{1/√((p−1)n), ε/√(d ln(1/δ)(1 + ln d·1{p<2}))}`.
 ///
 /// # Errors
-/// `InvalidParameter` for `D, L ≤ 0`, `p ∉ (1, 2]`, `n = 0`, `d < 2`, `ε ≤ 0`, `δ ∉ (0, 1)`.
-pub fn theorem13_base_step(diam_d: f64, l: f64, p: f64, n: u64, d: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    let dd = check::positive("diam_d", diam_d)?;
-    let l = check::positive("l", l)?;
-    let p = check_p(p)?;
-    let n = check::count("n", n)? as f64;
-    let ln_d = ln_dim("d", d)?;
-    let e = check::positive("epsilon", epsilon)?;
-    let ld = ln_inv_delta(delta)?;
-    let m = (1.0 / ((p - 1.0) * n)).sqrt().min(e / (d as f64 * ld * log_factor(ln_d, p)).sqrt());
+/// `InvalidParameter` for `D, L ≤ 0`, `p ∉ (1, 2]`.
+pub fn theorem13_base_step(diam_d: f64, l: f64, p: f64, setting: &L1Setting) -> Result<f64> {
+    let (dd, l, p) = (check::positive("diam_d", diam_d)?, check::positive("l", l)?, check_p(p)?);
+    let s = setting;
+    let m = (1.0 / ((p - 1.0) * s.n())).sqrt().min(s.epsilon() / (s.d() * s.ln_inv_delta() * log_factor(s, p)).sqrt());
     finite_result("theorem13_base_step", dd / l * m)
+}
+
+/// The logarithmic factor of Thm. 13, `1 + ln d·1{p < 2}`.
+fn log_factor(setting: &L1Setting, p: f64) -> f64 {
+    if p < 2.0 { 1.0 + setting.ln_d() } else { 1.0 }
+}
+
+/// `LD(1/√((p−1)n) + √dim/((p−1)nε))`, the shape of the Thm. 13 and (printed) Thm. 5 rates,
+/// which differ only in their dimension factor `dim`.
+fn lp_rate(what: &'static str, l: f64, diam_d: f64, p: f64, setting: &L1Setting, dim: f64) -> Result<f64> {
+    let (l, dd, p) = (check::positive("l", l)?, check::positive("diam_d", diam_d)?, check_p(p)?);
+    let (n, e) = (setting.n(), setting.epsilon());
+    finite_result(what, l * dd * (1.0 / ((p - 1.0) * n).sqrt() + dim.sqrt() / ((p - 1.0) * n * e)))
 }
 
 /// \[AFKT\] Thm. 13 rate, `O(1) = 1` — **trend use only**:
 /// `LD(1/√((p−1)n) + √(d ln(1/δ)(1 + ln d·1{p<2}))/((p−1)nε))`.
 ///
 /// # Errors
-/// As [`theorem13_base_step`].
-pub fn theorem13_rate_unit_constant(
-    l: f64,
-    diam_d: f64,
-    p: f64,
-    n: u64,
-    d: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<f64> {
-    let (l, dd, p) = (check::positive("l", l)?, check::positive("diam_d", diam_d)?, check_p(p)?);
-    let n = check::count("n", n)? as f64;
-    let ln_d = ln_dim("d", d)?;
-    let e = check::positive("epsilon", epsilon)?;
-    let ld = ln_inv_delta(delta)?;
-    let v =
-        l * dd * (1.0 / ((p - 1.0) * n).sqrt() + (d as f64 * ld * log_factor(ln_d, p)).sqrt() / ((p - 1.0) * n * e));
-    finite_result("theorem13_rate_unit_constant", v)
+/// `InvalidParameter` for `L, D ≤ 0`, `p ∉ (1, 2]`.
+pub fn theorem13_rate_unit_constant(l: f64, diam_d: f64, p: f64, setting: &L1Setting) -> Result<f64> {
+    let s = setting;
+    lp_rate("theorem13_rate_unit_constant", l, diam_d, p, s, s.d() * s.ln_inv_delta() * log_factor(s, p))
 }
 
 /// \[AFKT\] Thm. 5 (main text) as printed, `O(1) = 1` — **trend use only**:
 /// `LD(1/√((p−1)n) + √(d ln d ln(1/δ))/((p−1)nε))` (at p = 2 it keeps a `ln d` that Thm. 13 drops).
 ///
 /// # Errors
-/// As [`theorem13_base_step`].
-pub fn theorem5_rate_printed_unit_constant(
-    l: f64,
-    diam_d: f64,
-    p: f64,
-    n: u64,
-    d: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<f64> {
-    let (l, dd, p) = (check::positive("l", l)?, check::positive("diam_d", diam_d)?, check_p(p)?);
-    let n = check::count("n", n)? as f64;
-    let ln_d = ln_dim("d", d)?;
-    let e = check::positive("epsilon", epsilon)?;
-    let ld = ln_inv_delta(delta)?;
-    let v = l * dd * (1.0 / ((p - 1.0) * n).sqrt() + (d as f64 * ln_d * ld).sqrt() / ((p - 1.0) * n * e));
-    finite_result("theorem5_rate_printed_unit_constant", v)
+/// As [`theorem13_rate_unit_constant`].
+pub fn theorem5_rate_printed_unit_constant(l: f64, diam_d: f64, p: f64, setting: &L1Setting) -> Result<f64> {
+    let s = setting;
+    lp_rate("theorem5_rate_printed_unit_constant", l, diam_d, p, s, s.d() * s.ln_d() * s.ln_inv_delta())
 }

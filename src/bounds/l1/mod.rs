@@ -7,6 +7,8 @@
 //! (`‖∇f‖_∞ ≤ L`; w.r.t. ‖·‖_p in App. B), β the smoothness w.r.t. ‖·‖₁, λ the (relative)
 //! strong convexity, (ε, δ) privacy, b a batch, T iterations or phases. `ln` is the natural log;
 //! base 2 is stated where the paper's `2^T` or "`d^{1−1/p} ≤ 2`" needs it.
+//! The (ε, δ) rates and steps take (n, d, ε, δ) as one [`L1Setting`], checked once; L, D, β, λ,
+//! p, m, b stay arguments named as in each statement.
 //! Proof: proofs/l1/bounds.md.
 //!
 //! # Results
@@ -56,6 +58,7 @@ mod lower;
 mod lp;
 mod mirror;
 mod selection;
+mod setting;
 mod strongly_convex;
 mod validate;
 
@@ -94,6 +97,7 @@ pub use mirror::{
     norm_ratio_cd_printed, pnorm_bregman_radius_sq, pnorm_exponent,
 };
 pub use selection::{exponential_mechanism_error_bound, laplace_expected_max_abs, report_noisy_min_error_bound};
+pub use setting::L1Setting;
 pub use strongly_convex::{
     section5_rate_transform, section5_round_sizes, theorem8_rate_corrected_unit_constant,
     theorem8_rate_printed_unit_constant, theorem9_rate_corrected_unit_constant, theorem9_rate_printed_unit_constant,

@@ -2,7 +2,8 @@
 //! Laplace selection scale (printed and doubled), the concentration radius, the failure
 //! probability of the proof, and the rates with `O(1) = 1`.
 
-use super::validate::{finite_result, ln_inv_delta, ln_n, strict_sparsity};
+use super::SparseProblem;
+use super::validate::finite_result;
 use crate::error::{Error, Result, check};
 
 fn beta_half(beta: f64) -> Result<f64> {
@@ -69,31 +70,17 @@ pub fn theorem71_failure_probability(k: u64, gamma: f64, lambda: f64) -> Result<
 /// `LD√ln n [s ln(d/s) ln³(ln(1/β)/δ)]^{1/4}√ln(1/β)/√(εn) + (2B/(nε))(log₂(2/β) + 1) ln(4log₂(2/β)/β)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L, D, B, ε ≤ 0`, `n < 2`, `s ∉ [1, d)`, `δ ∉ (0, 1/2)`, `β ∉ (0, 1/2]`.
-#[allow(clippy::too_many_arguments)]
-pub fn theorem71_convex_rate_unit_constant(
-    l: f64,
-    diam_d: f64,
-    b: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-    beta: f64,
-) -> Result<f64> {
-    let (l, dd, bb) = (check::positive("l", l)?, check::positive("diam_d", diam_d)?, check::positive("b", b)?);
-    let (sf, _, lds) = strict_sparsity(s, d)?;
-    let ln_n = ln_n("n", n)?;
-    let e = check::positive("epsilon", epsilon)?;
-    ln_inv_delta(delta)?;
+/// `InvalidParameter` for `D, B ≤ 0`, `n < 2`, `s = d`, no δ or `δ ≥ 1/2`, `β ∉ (0, 1/2]`.
+pub fn theorem71_convex_rate_unit_constant(p: &SparseProblem, diam_d: f64, b: f64, beta: f64) -> Result<f64> {
+    let (dd, bb) = (check::positive("diam_d", diam_d)?, check::positive("b", b)?);
+    let (q, ln_n, delta) = (p.s_ln_d_over_s()?, p.ln_n()?, p.delta()?);
     if delta >= 0.5 {
         return Err(Error::invalid("delta", delta, "< 1/2"));
     }
     let beta = beta_half(beta)?;
-    let (lib, k2, ne) = (-beta.ln(), (2.0 / beta).log2(), n as f64 * e);
+    let (lib, k2, ne) = (-beta.ln(), (2.0 / beta).log2(), p.ne());
     let inner = (lib / delta).ln();
-    let v = l * dd * ln_n.sqrt() * (sf * lds * inner.powi(3)).powf(0.25) * lib.sqrt() / ne.sqrt()
+    let v = p.l * dd * ln_n.sqrt() * (q * inner.powi(3)).powf(0.25) * lib.sqrt() / ne.sqrt()
         + 2.0 * bb / ne * (k2 + 1.0) * (4.0 * k2 / beta).ln();
     finite_result("theorem71_convex_rate_unit_constant", v)
 }
@@ -102,27 +89,13 @@ pub fn theorem71_convex_rate_unit_constant(
 /// `([ΓH]^{1/4}√L[ln n ln(1/δ)]^{1/4} + L)(s ln(d/s) ln(1/δ))^{1/8}/(εn)^{1/4} + (L/(nε)) ln(1/β) ln(ln(1/β)/β)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `Γ, H, L, ε ≤ 0`, `n < 2`, `s ∉ [1, d)`, `δ ∉ (0, 1)`, `β ∉ (0, 1/2]`.
-#[allow(clippy::too_many_arguments)]
-pub fn theorem71_nonconvex_rate_unit_constant(
-    gamma: f64,
-    h: f64,
-    l: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-    beta: f64,
-) -> Result<f64> {
-    let (g, hh, l) = (check::positive("gamma", gamma)?, check::positive("h", h)?, check::positive("l", l)?);
-    let (sf, _, lds) = strict_sparsity(s, d)?;
-    let ln_n = ln_n("n", n)?;
-    let e = check::positive("epsilon", epsilon)?;
-    let ld = ln_inv_delta(delta)?;
+/// `InvalidParameter` for `Γ, H ≤ 0`, `n < 2`, `s = d`, no δ, `β ∉ (0, 1/2]`.
+pub fn theorem71_nonconvex_rate_unit_constant(p: &SparseProblem, gamma: f64, h: f64, beta: f64) -> Result<f64> {
+    let (g, hh) = (check::positive("gamma", gamma)?, check::positive("h", h)?);
+    let (q, ln_n, ld) = (p.s_ln_d_over_s()?, p.ln_n()?, p.ln_inv_delta()?);
     let beta = beta_half(beta)?;
-    let (lib, ne) = (-beta.ln(), n as f64 * e);
-    let v = ((g * hh).powf(0.25) * l.sqrt() * (ln_n * ld).powf(0.25) + l) * (sf * lds * ld).powf(0.125) / ne.powf(0.25)
+    let (l, lib, ne) = (p.l, -beta.ln(), p.ne());
+    let v = ((g * hh).powf(0.25) * l.sqrt() * (ln_n * ld).powf(0.25) + l) * (q * ld).powf(0.125) / ne.powf(0.25)
         + l / ne * lib * (lib / beta).ln();
     finite_result("theorem71_nonconvex_rate_unit_constant", v)
 }

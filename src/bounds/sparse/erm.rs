@@ -3,7 +3,8 @@
 //! high-probability forms, the `ℓ∞` tails (corrected and as printed in the proof), and the rates
 //! of Thms. 5.1, 5.5, 5.6 with `O(1) = 1`.
 
-use super::validate::{finite_result, gaussian_epsilon, ln_inv_beta, ln_inv_delta, ln_n, sparsity};
+use super::SparseProblem;
+use super::validate::{finite_result, ln_inv_beta};
 use crate::error::{Result, check};
 
 /// \[GGKKM\] Thm. 5.1's pathwise inequality, corrected:
@@ -37,29 +38,23 @@ fn pathwise(l: f64, s: u64, xi_linf: f64, lambda: f64, diam_d: f64, c: f64) -> R
 /// `σ = (2√(2s)L/(λεn))(2H/λ + 1)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L, λ, ε ≤ 0`, `H < 0`, `s = 0`, `n = 0`.
-pub fn theorem51_laplace_scale(l: f64, s: u64, lambda: f64, h: f64, n: u64, epsilon: f64) -> Result<f64> {
-    let l = check::positive("l", l)?;
-    let s = check::count("s", s)? as f64;
+/// `InvalidParameter` for `λ ≤ 0`, `H < 0`.
+pub fn theorem51_laplace_scale(p: &SparseProblem, lambda: f64, h: f64) -> Result<f64> {
     let lam = check::positive("lambda", lambda)?;
     let h = check::non_negative("h", h)?;
-    let n = check::count("n", n)? as f64;
-    let e = check::positive("epsilon", epsilon)?;
-    finite_result("theorem51_laplace_scale", 2.0 * (2.0 * s).sqrt() * l / (lam * e * n) * (2.0 * h / lam + 1.0))
+    let v = 2.0 * (2.0 * p.s()).sqrt() * p.l / (lam * p.epsilon * p.n()) * (2.0 * h / lam + 1.0);
+    finite_result("theorem51_laplace_scale", v)
 }
 
 /// \[GGKKM\] Alg. 3 / Thm. 5.1, Gaussian scale at δ > 0 (`Δ₂ = 2L/(λn)`, classical calibration):
 /// `σ = 2√2 L√(ln(1.25/δ))/(λεn)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L, λ ≤ 0`, `n = 0`, `ε ∉ (0, 1]`, `δ ∉ (0, 1)`.
-pub fn theorem51_gaussian_scale(l: f64, lambda: f64, n: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    let l = check::positive("l", l)?;
+/// `InvalidParameter` for `λ ≤ 0`, `ε > 1`, no δ.
+pub fn theorem51_gaussian_scale(p: &SparseProblem, lambda: f64) -> Result<f64> {
     let lam = check::positive("lambda", lambda)?;
-    let n = check::count("n", n)? as f64;
-    let e = gaussian_epsilon(epsilon)?;
-    check::open_unit("delta", delta)?;
-    finite_result("theorem51_gaussian_scale", 2.0 * 2f64.sqrt() * l * (1.25 / delta).ln().sqrt() / (lam * e * n))
+    let (e, delta) = (p.epsilon_at_most_one()?, p.delta()?);
+    finite_result("theorem51_gaussian_scale", 2.0 * 2f64.sqrt() * p.l * (1.25 / delta).ln().sqrt() / (lam * e * p.n()))
 }
 
 /// The Laplace `ℓ∞` tail used in Thm. 5.1's proof, corrected: `‖ξ‖_∞ ≤ σ ln(d/β)` with
@@ -88,69 +83,37 @@ pub fn laplace_linf_tail_printed(sigma: f64, d: u64, beta: f64) -> Result<f64> {
 /// `F_S(x̂) − F_S(x*) ≤ 2√s L σ ln(d/β) + λD²/2`, σ of [`theorem51_laplace_scale`].
 ///
 /// # Errors
-/// As [`theorem51_laplace_scale`], and `d < s`, `β ∉ (0, 1)`, `D < 0`.
-#[allow(clippy::too_many_arguments)]
-pub fn theorem51_pure_bound(
-    l: f64,
-    s: u64,
-    d: u64,
-    lambda: f64,
-    h: f64,
-    diam_d: f64,
-    n: u64,
-    epsilon: f64,
-    beta: f64,
-) -> Result<f64> {
-    sparsity(s, d)?;
-    let sigma = theorem51_laplace_scale(l, s, lambda, h, n, epsilon)?;
-    theorem51_pathwise_bound_corrected(l, s, laplace_linf_tail(sigma, d, beta)?, lambda, diam_d)
+/// As [`theorem51_laplace_scale`], and `β ∉ (0, 1)`, `D < 0`.
+pub fn theorem51_pure_bound(p: &SparseProblem, lambda: f64, h: f64, diam_d: f64, beta: f64) -> Result<f64> {
+    let sigma = theorem51_laplace_scale(p, lambda, h)?;
+    theorem51_pathwise_bound_corrected(p.l, p.s, laplace_linf_tail(sigma, p.d, beta)?, lambda, diam_d)
 }
 
 /// \[GGKKM\] Thm. 5.1 (δ > 0), explicit: with probability `≥ 1 − β`,
 /// `F_S(x̂) − F_S(x*) ≤ 2√s L σ√(2 ln(2d/β)) + λD²/2`, σ of [`theorem51_gaussian_scale`].
 ///
 /// # Errors
-/// As [`theorem51_gaussian_scale`], and `s ∉ [1, d]`, `β ∉ (0, 1)`, `D < 0`.
-#[allow(clippy::too_many_arguments)]
-pub fn theorem51_approx_bound(
-    l: f64,
-    s: u64,
-    d: u64,
-    lambda: f64,
-    diam_d: f64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-    beta: f64,
-) -> Result<f64> {
-    let (_, df) = sparsity(s, d)?;
-    let sigma = theorem51_gaussian_scale(l, lambda, n, epsilon, delta)?;
-    let linf = sigma * (2.0 * ((2.0 * df).ln() + ln_inv_beta(beta)?)).sqrt();
-    theorem51_pathwise_bound_corrected(l, s, linf, lambda, diam_d)
+/// As [`theorem51_gaussian_scale`], and `β ∉ (0, 1)`, `D < 0`.
+pub fn theorem51_approx_bound(p: &SparseProblem, lambda: f64, diam_d: f64, beta: f64) -> Result<f64> {
+    let sigma = theorem51_gaussian_scale(p, lambda)?;
+    let linf = sigma * (2.0 * ((2.0 * p.d()).ln() + ln_inv_beta(beta)?)).sqrt();
+    theorem51_pathwise_bound_corrected(p.l, p.s, linf, lambda, diam_d)
+}
+
+/// `ln(d/β)`, the union bound over d coordinates of Thm. 5.1's rates.
+fn ln_d_over_beta(p: &SparseProblem, beta: f64) -> Result<f64> {
+    Ok(p.d().ln() + ln_inv_beta(beta)?)
 }
 
 /// \[GGKKM\] Thm. 5.1 (δ = 0) rate, `O(1) = 1` — **trend use only**:
 /// `L^{2/3}H^{1/3}D^{4/3}(s ln(d/β)/(εn))^{1/3}`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L, H, D, ε ≤ 0`, `n = 0`, `s ∉ [1, d]`, `β ∉ (0, 1)`.
-#[allow(clippy::too_many_arguments)]
-pub fn theorem51_pure_rate_unit_constant(
-    l: f64,
-    h: f64,
-    diam_d: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    beta: f64,
-) -> Result<f64> {
-    let (l, h, dd) = (check::positive("l", l)?, check::positive("h", h)?, check::positive("diam_d", diam_d)?);
-    let (sf, df) = sparsity(s, d)?;
-    let n = check::count("n", n)? as f64;
-    let e = check::positive("epsilon", epsilon)?;
-    let lg = df.ln() + ln_inv_beta(beta)?;
-    let v = l.powf(2.0 / 3.0) * h.cbrt() * dd.powf(4.0 / 3.0) * (sf * lg / (e * n)).cbrt();
+/// `InvalidParameter` for `H, D ≤ 0`, `β ∉ (0, 1)`.
+pub fn theorem51_pure_rate_unit_constant(p: &SparseProblem, h: f64, diam_d: f64, beta: f64) -> Result<f64> {
+    let (h, dd) = (check::positive("h", h)?, check::positive("diam_d", diam_d)?);
+    let lg = ln_d_over_beta(p, beta)?;
+    let v = p.l.powf(2.0 / 3.0) * h.cbrt() * dd.powf(4.0 / 3.0) * (p.s() * lg / p.ne()).cbrt();
     finite_result("theorem51_pure_rate_unit_constant", v)
 }
 
@@ -158,24 +121,11 @@ pub fn theorem51_pure_rate_unit_constant(
 /// `LD(s ln(1/δ) ln(d/β))^{1/4}/√(εn)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L, D, ε ≤ 0`, `n = 0`, `s ∉ [1, d]`, `δ, β ∉ (0, 1)`.
-#[allow(clippy::too_many_arguments)]
-pub fn theorem51_approx_rate_unit_constant(
-    l: f64,
-    diam_d: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-    beta: f64,
-) -> Result<f64> {
-    let (l, dd) = (check::positive("l", l)?, check::positive("diam_d", diam_d)?);
-    let (sf, df) = sparsity(s, d)?;
-    let n = check::count("n", n)? as f64;
-    let e = check::positive("epsilon", epsilon)?;
-    let lg = df.ln() + ln_inv_beta(beta)?;
-    let v = l * dd * (sf * ln_inv_delta(delta)? * lg).powf(0.25) / (e * n).sqrt();
+/// `InvalidParameter` for `D ≤ 0`, no δ, `β ∉ (0, 1)`.
+pub fn theorem51_approx_rate_unit_constant(p: &SparseProblem, diam_d: f64, beta: f64) -> Result<f64> {
+    let dd = check::positive("diam_d", diam_d)?;
+    let lg = ln_d_over_beta(p, beta)?;
+    let v = p.l * dd * (p.s() * p.ln_inv_delta()? * lg).powf(0.25) / p.ne().sqrt();
     finite_result("theorem51_approx_rate_unit_constant", v)
 }
 
@@ -183,14 +133,12 @@ pub fn theorem51_approx_rate_unit_constant(
 /// `L^{2/3}B^{1/3}((s/(εn))·ln⁺(L√s εn d/(Bβ)))^{1/3}`, `ln⁺ = max(ln, 1)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L, B, ε ≤ 0`, `n = 0`, `s ∉ [1, d]`, `β ∉ (0, 1)`.
-pub fn theorem55_rate_unit_constant(l: f64, b: f64, s: u64, d: u64, n: u64, epsilon: f64, beta: f64) -> Result<f64> {
-    let (l, b) = (check::positive("l", l)?, check::positive("b", b)?);
-    let (sf, df) = sparsity(s, d)?;
-    let n = check::count("n", n)? as f64;
-    let e = check::positive("epsilon", epsilon)?;
-    let lg = ((l * sf.sqrt() * e * n * df / b).ln() + ln_inv_beta(beta)?).max(1.0);
-    finite_result("theorem55_rate_unit_constant", l.powf(2.0 / 3.0) * b.cbrt() * (sf / (e * n) * lg).cbrt())
+/// `InvalidParameter` for `B ≤ 0`, `β ∉ (0, 1)`.
+pub fn theorem55_rate_unit_constant(p: &SparseProblem, b: f64, beta: f64) -> Result<f64> {
+    let (l, sf) = (p.l, p.s());
+    let b = check::positive("b", b)?;
+    let lg = ((l * sf.sqrt() * p.epsilon * p.n() * p.d() / b).ln() + ln_inv_beta(beta)?).max(1.0);
+    finite_result("theorem55_rate_unit_constant", l.powf(2.0 / 3.0) * b.cbrt() * (sf / p.ne() * lg).cbrt())
 }
 
 /// \[GGKKM\] Thm. 5.6 (SCO, δ = 0) rate with `F_D` (the statement prints `F_S`), `O(1) = 1` —
@@ -198,21 +146,10 @@ pub fn theorem55_rate_unit_constant(l: f64, b: f64, s: u64, d: u64, n: u64, epsi
 ///
 /// # Errors
 /// As [`theorem51_pure_rate_unit_constant`], and `B ≤ 0`.
-#[allow(clippy::too_many_arguments)]
-pub fn theorem56_pure_rate_unit_constant(
-    l: f64,
-    h: f64,
-    diam_d: f64,
-    b: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    beta: f64,
-) -> Result<f64> {
-    let erm = theorem51_pure_rate_unit_constant(l, h, diam_d, s, d, n, epsilon, beta)?;
+pub fn theorem56_pure_rate_unit_constant(p: &SparseProblem, h: f64, diam_d: f64, b: f64, beta: f64) -> Result<f64> {
+    let erm = theorem51_pure_rate_unit_constant(p, h, diam_d, beta)?;
     let b = check::positive("b", b)?;
-    finite_result("theorem56_pure_rate_unit_constant", erm + b * (ln_inv_beta(beta)? / n as f64).sqrt())
+    finite_result("theorem56_pure_rate_unit_constant", erm + b * (ln_inv_beta(beta)? / p.n()).sqrt())
 }
 
 /// \[GGKKM\] Thm. 5.6 (SCO, δ > 0) rate, `O(1) = 1` — **trend use only**:
@@ -220,22 +157,10 @@ pub fn theorem56_pure_rate_unit_constant(
 ///
 /// # Errors
 /// As [`theorem51_approx_rate_unit_constant`], and `B ≤ 0`, `n < 2`.
-#[allow(clippy::too_many_arguments)]
-pub fn theorem56_approx_rate_unit_constant(
-    l: f64,
-    diam_d: f64,
-    b: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-    beta: f64,
-) -> Result<f64> {
-    let erm = theorem51_approx_rate_unit_constant(l, diam_d, s, d, n, epsilon, delta, beta)?;
+pub fn theorem56_approx_rate_unit_constant(p: &SparseProblem, diam_d: f64, b: f64, beta: f64) -> Result<f64> {
+    let erm = theorem51_approx_rate_unit_constant(p, diam_d, beta)?;
     let b = check::positive("b", b)?;
-    let ln_n = ln_n("n", n)?;
-    let v = erm + (l * diam_d * ln_n.sqrt() + b) * (ln_inv_beta(beta)? / n as f64).sqrt();
+    let v = erm + (p.l * diam_d * p.ln_n()?.sqrt() + b) * (ln_inv_beta(beta)? / p.n()).sqrt();
     finite_result("theorem56_approx_rate_unit_constant", v)
 }
 
@@ -244,23 +169,9 @@ pub fn theorem56_approx_rate_unit_constant(
 ///
 /// # Errors
 /// As [`theorem56_approx_rate_unit_constant`] without B.
-#[allow(clippy::too_many_arguments)]
-pub fn theorem56_lambda_unit_constant(
-    l: f64,
-    diam_d: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-    beta: f64,
-) -> Result<f64> {
-    let (l, dd) = (check::positive("l", l)?, check::positive("diam_d", diam_d)?);
-    let (sf, df) = sparsity(s, d)?;
-    let ln_n = ln_n("n", n)?;
-    let nf = n as f64;
-    let e = check::positive("epsilon", epsilon)?;
-    let lb = ln_inv_beta(beta)?;
-    let inner = ln_n * lb / nf + (sf * ln_inv_delta(delta)? * (df.ln() + lb)).sqrt() / (e * nf);
-    finite_result("theorem56_lambda_unit_constant", l / dd * inner.sqrt())
+pub fn theorem56_lambda_unit_constant(p: &SparseProblem, diam_d: f64, beta: f64) -> Result<f64> {
+    let dd = check::positive("diam_d", diam_d)?;
+    let (ln_n, lb) = (p.ln_n()?, ln_inv_beta(beta)?);
+    let inner = ln_n * lb / p.n() + (p.s() * p.ln_inv_delta()? * (p.d().ln() + lb)).sqrt() / p.ne();
+    finite_result("theorem56_lambda_unit_constant", p.l / dd * inner.sqrt())
 }

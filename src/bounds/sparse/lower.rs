@@ -2,15 +2,16 @@
 //! 4.4, 4.5 with `Ω(1) = 1` (**trend only**: they quantify over all DP algorithms), Lemma 4.3's
 //! amplification and its confidence (printed and corrected), Lemma A.3 (explicit).
 
-use super::validate::{finite_result, ln_inv_delta, sparsity};
+use super::SparseProblem;
+use super::validate::finite_result;
 use crate::error::{Error, Result, check};
 
-fn half_sparse(s: u64, d: u64) -> Result<(f64, f64)> {
-    let (sf, df) = sparsity(s, d)?;
-    if 2 * s >= d {
-        return Err(Error::invalid("s", s, "< d/2 (Thms. 4.1, 4.4)"));
+/// The range `s < d/2` of Thms. 4.1 and 4.4.
+fn half_sparse(p: &SparseProblem) -> Result<()> {
+    if 2 * p.s >= p.d {
+        return Err(Error::invalid("s", p.s, "< d/2 (Thms. 4.1, 4.4)"));
     }
-    Ok((sf, df))
+    Ok(())
 }
 
 /// \[GGKKM\] Thm. 4.1 (ε-DP), `Ω(1) = 1` — **trend use only**:
@@ -19,15 +20,12 @@ fn half_sparse(s: u64, d: u64) -> Result<(f64, f64)> {
 /// beyond).
 ///
 /// # Errors
-/// `InvalidParameter` for `L ≤ 0`, `n = 0`, `ε ≤ 0`, `s ∉ [1, d/2)`.
-pub fn theorem41_lower_bound_unit_constant(l: f64, s: u64, d: u64, n: u64, epsilon: f64) -> Result<f64> {
-    let l = check::positive("l", l)?;
-    let n = check::count("n", n)? as f64;
-    let e = check::positive("epsilon", epsilon)?;
-    let (sf, df) = half_sparse(s, d)?;
-    let ne = n * e;
-    let lg = (df / ne).ln().max(1.0);
-    finite_result("theorem41_lower_bound_unit_constant", l * 1f64.min((sf * lg / ne).sqrt()).min((sf * df).sqrt() / ne))
+/// `InvalidParameter` for `s ≥ d/2`.
+pub fn theorem41_lower_bound_unit_constant(p: &SparseProblem) -> Result<f64> {
+    half_sparse(p)?;
+    let (s, d, ne) = (p.s(), p.d(), p.ne());
+    let lg = (d / ne).ln().max(1.0);
+    finite_result("theorem41_lower_bound_unit_constant", p.l * 1f64.min((s * lg / ne).sqrt()).min((s * d).sqrt() / ne))
 }
 
 /// \[GGKKM\] Thm. 4.4 (ε-DP, distributional, ρ = 1/2), `Ω(1) = 1` — **trend use only**:
@@ -35,12 +33,9 @@ pub fn theorem41_lower_bound_unit_constant(l: f64, s: u64, d: u64, n: u64, epsil
 ///
 /// # Errors
 /// As [`theorem41_lower_bound_unit_constant`].
-pub fn theorem44_lower_bound_unit_constant(l: f64, s: u64, d: u64, n: u64, epsilon: f64) -> Result<f64> {
-    let l = check::positive("l", l)?;
-    let n = check::count("n", n)? as f64;
-    let e = check::positive("epsilon", epsilon)?;
-    let (sf, df) = half_sparse(s, d)?;
-    finite_result("theorem44_lower_bound_unit_constant", l * 1f64.min(sf * (df / sf).ln() / (e * n)))
+pub fn theorem44_lower_bound_unit_constant(p: &SparseProblem) -> Result<f64> {
+    half_sparse(p)?;
+    finite_result("theorem44_lower_bound_unit_constant", p.l * 1f64.min(p.s_ln_d_over_s()? / p.ne()))
 }
 
 /// \[GGKKM\] Thm. 4.5 ((ε, δ)-DP), `Ω(1) = 1` — **trend use only**:
@@ -48,16 +43,12 @@ pub fn theorem44_lower_bound_unit_constant(l: f64, s: u64, d: u64, n: u64, epsil
 /// `2^{−o(n)} ≤ δ ≤ n^{−(1+Ω(1))}` has unspecified constants and is not enforced.
 ///
 /// # Errors
-/// `InvalidParameter` for `L ≤ 0`, `n = 0`, `ε ∉ (0, 1]`, `s ∉ [1, d]`, `δ ∉ (0, 1)`.
-pub fn theorem45_lower_bound_unit_constant(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    let l = check::positive("l", l)?;
-    let n = check::count("n", n)? as f64;
-    let e = check::rate("epsilon", epsilon)?;
-    let (sf, df) = sparsity(s, d)?;
-    let ld = ln_inv_delta(delta)?;
-    let ne = n * e;
-    let v = 1f64.min((sf * ld).powf(0.25) / ne.sqrt()).min((df * ld).sqrt() / ne);
-    finite_result("theorem45_lower_bound_unit_constant", l * v)
+/// `InvalidParameter` for `ε > 1` or no δ.
+pub fn theorem45_lower_bound_unit_constant(p: &SparseProblem) -> Result<f64> {
+    p.epsilon_at_most_one()?;
+    let (ld, ne) = (p.ln_inv_delta()?, p.ne());
+    let v = 1f64.min((p.s() * ld).powf(0.25) / ne.sqrt()).min((p.d() * ld).sqrt() / ne);
+    finite_result("theorem45_lower_bound_unit_constant", p.l * v)
 }
 
 /// \[GGKKM\] Lemma 4.3 (block-diagonal bootstrapping), `Ω(1) = 1` — **trend use only**:

@@ -2,17 +2,9 @@
 //! Laplace) and Thm. 3.3 (Alg. 1, Gaussian) with explicit constants derived from Fact 2.4's
 //! tails, the second moments of Alg. 1, and Thm. 3.4 (Alg. 2) with `O(1) = 1`.
 
-use super::validate::{
-    finite_result, gaussian_epsilon, harmonic, ln_inv_beta, ln_inv_delta, sparsity, strict_sparsity,
-};
-use crate::error::{Result, check};
-
-fn common(l: f64, n: u64, epsilon: f64) -> Result<(f64, f64, f64)> {
-    let l = check::positive("l", l)?;
-    let n = check::count("n", n)? as f64;
-    let e = check::positive("epsilon", epsilon)?;
-    Ok((l, n, e))
-}
+use super::SparseProblem;
+use super::validate::{finite_result, harmonic, ln_inv_beta};
+use crate::error::{Error, Result, check};
 
 /// \[GGKKM\] Lemma 3.1, pathwise: `‖ẑ − z̄‖₂ ≤ √(2L√s‖ξ‖_∞)` for Alg. 1 (projection onto the l1
 /// ball of radius `L√s`), given the realised `‖ξ‖_∞`.
@@ -29,18 +21,16 @@ pub fn lemma31_projection_error_bound(l: f64, s: u64, xi_linf: f64) -> Result<f6
 /// The Laplace scale of \[GGKKM\] Alg. 1 at δ = 0 (Thm. 3.2's proof): `Δ₁/ε = 2L√s/(nε)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L ≤ 0`, `s = 0`, `n = 0`, `ε ≤ 0`.
-pub fn theorem32_laplace_scale(l: f64, s: u64, n: u64, epsilon: f64) -> Result<f64> {
-    let (l, n, e) = common(l, n, epsilon)?;
-    let s = check::count("s", s)? as f64;
-    finite_result("theorem32_laplace_scale", 2.0 * l * s.sqrt() / (n * e))
+/// None beyond [`SparseProblem::new`]'s (an overflow is reported).
+pub fn theorem32_laplace_scale(p: &SparseProblem) -> Result<f64> {
+    finite_result("theorem32_laplace_scale", 2.0 * p.l * p.s().sqrt() / p.ne())
 }
 
-fn theorem32_terms(l: f64, s: u64, d: u64, n: u64, epsilon: f64, beta: f64) -> Result<(f64, f64)> {
-    let (l, n, e) = common(l, n, epsilon)?;
-    let (s, d) = sparsity(s, d)?;
-    let lb = ln_inv_beta(beta)? + d.ln(); // ln(d/β)
-    Ok((2.0 * l * (s * d).sqrt() * lb / (n * e), 2.0 * l * (s * lb / (n * e)).sqrt()))
+/// Thm. 3.2's dense and sparse terms, on the one event `‖ξ‖_∞ ≤ σ ln(d/β)`.
+fn theorem32_terms(p: &SparseProblem, beta: f64) -> Result<(f64, f64)> {
+    let (l, s, ne) = (p.l, p.s(), p.ne());
+    let lb = ln_inv_beta(beta)? + p.d().ln(); // ln(d/β)
+    Ok((2.0 * l * (s * p.d()).sqrt() * lb / ne, 2.0 * l * (s * lb / ne).sqrt()))
 }
 
 /// \[GGKKM\] Thm. 3.2 (δ = 0), dense term with the explicit constant 2:
@@ -48,9 +38,9 @@ fn theorem32_terms(l: f64, s: u64, d: u64, n: u64, epsilon: f64, beta: f64) -> R
 /// `‖ξ‖_∞ ≤ σ ln(d/β)`, projection non-expansive).
 ///
 /// # Errors
-/// `InvalidParameter` for `L ≤ 0`, `n = 0`, `ε ≤ 0`, `s ∉ [1, d]`, `β ∉ (0, 1)`.
-pub fn theorem32_dense_term(l: f64, s: u64, d: u64, n: u64, epsilon: f64, beta: f64) -> Result<f64> {
-    let (dense, _) = theorem32_terms(l, s, d, n, epsilon, beta)?;
+/// `InvalidParameter` for `β ∉ (0, 1)`.
+pub fn theorem32_dense_term(p: &SparseProblem, beta: f64) -> Result<f64> {
+    let (dense, _) = theorem32_terms(p, beta)?;
     finite_result("theorem32_dense_term", dense)
 }
 
@@ -60,8 +50,8 @@ pub fn theorem32_dense_term(l: f64, s: u64, d: u64, n: u64, epsilon: f64, beta: 
 ///
 /// # Errors
 /// As [`theorem32_dense_term`].
-pub fn theorem32_sparse_term(l: f64, s: u64, d: u64, n: u64, epsilon: f64, beta: f64) -> Result<f64> {
-    let (_, sparse) = theorem32_terms(l, s, d, n, epsilon, beta)?;
+pub fn theorem32_sparse_term(p: &SparseProblem, beta: f64) -> Result<f64> {
+    let (_, sparse) = theorem32_terms(p, beta)?;
     finite_result("theorem32_sparse_term", sparse)
 }
 
@@ -71,8 +61,8 @@ pub fn theorem32_sparse_term(l: f64, s: u64, d: u64, n: u64, epsilon: f64, beta:
 ///
 /// # Errors
 /// As [`theorem32_dense_term`].
-pub fn theorem32_bound(l: f64, s: u64, d: u64, n: u64, epsilon: f64, beta: f64) -> Result<f64> {
-    let (dense, sparse) = theorem32_terms(l, s, d, n, epsilon, beta)?;
+pub fn theorem32_bound(p: &SparseProblem, beta: f64) -> Result<f64> {
+    let (dense, sparse) = theorem32_terms(p, beta)?;
     finite_result("theorem32_bound", dense.min(sparse))
 }
 
@@ -92,24 +82,21 @@ pub fn theorem32_crossover_n(d: u64, epsilon: f64, beta: f64) -> Result<f64> {
 /// `σ = 2√2 L √(ln(1.25/δ))/(nε)`, classical calibration (ε ≤ 1).
 ///
 /// # Errors
-/// `InvalidParameter` for `L ≤ 0`, `n = 0`, `ε ∉ (0, 1]`, `δ ∉ (0, 1)`.
-pub fn theorem33_gaussian_scale(l: f64, n: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    let (l, n, e) = common(l, n, epsilon)?;
-    gaussian_epsilon(e)?;
-    check::open_unit("delta", delta)?;
-    finite_result("theorem33_gaussian_scale", 2.0 * 2f64.sqrt() * l * (1.25 / delta).ln().sqrt() / (n * e))
+/// `InvalidParameter` for `ε > 1` or no δ.
+pub fn theorem33_gaussian_scale(p: &SparseProblem) -> Result<f64> {
+    let (e, delta) = (p.epsilon_at_most_one()?, p.delta()?);
+    finite_result("theorem33_gaussian_scale", 2.0 * 2f64.sqrt() * p.l * (1.25 / delta).ln().sqrt() / (p.n() * e))
 }
 
 /// \[GGKKM\] Thm. 3.3, dense term, explicit: `σ(√d + √(2 ln(1/β)))` with probability `≥ 1 − β`
 /// (Gaussian norm concentration; projection non-expansive).
 ///
 /// # Errors
-/// As [`theorem33_gaussian_scale`], and `s ∉ [1, d]`, `β ∉ (0, 1)`.
-pub fn theorem33_dense_term(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64, beta: f64) -> Result<f64> {
-    let sigma = theorem33_gaussian_scale(l, n, epsilon, delta)?;
-    let (_, d) = sparsity(s, d)?;
+/// As [`theorem33_gaussian_scale`], and `β ∉ (0, 1)`.
+pub fn theorem33_dense_term(p: &SparseProblem, beta: f64) -> Result<f64> {
+    let sigma = theorem33_gaussian_scale(p)?;
     let lb = ln_inv_beta(beta)?;
-    finite_result("theorem33_dense_term", sigma * (d.sqrt() + (2.0 * lb).sqrt()))
+    finite_result("theorem33_dense_term", sigma * (p.d().sqrt() + (2.0 * lb).sqrt()))
 }
 
 /// \[GGKKM\] Thm. 3.3, sparse term, explicit: `2√2 L (s ln(1.25/δ) ln(2d/β))^{1/4}/√(nε)` with
@@ -117,12 +104,11 @@ pub fn theorem33_dense_term(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta:
 ///
 /// # Errors
 /// As [`theorem33_dense_term`].
-pub fn theorem33_sparse_term(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64, beta: f64) -> Result<f64> {
-    let sigma = theorem33_gaussian_scale(l, n, epsilon, delta)?;
-    let (_, df) = sparsity(s, d)?;
+pub fn theorem33_sparse_term(p: &SparseProblem, beta: f64) -> Result<f64> {
+    let sigma = theorem33_gaussian_scale(p)?;
     let lb = ln_inv_beta(beta)?;
-    let linf = sigma * (2.0 * ((2.0 * df).ln() + lb)).sqrt();
-    lemma31_projection_error_bound(l, s, linf).and_then(|v| finite_result("theorem33_sparse_term", v))
+    let linf = sigma * (2.0 * ((2.0 * p.d()).ln() + lb)).sqrt();
+    lemma31_projection_error_bound(p.l, p.s, linf).and_then(|v| finite_result("theorem33_sparse_term", v))
 }
 
 /// \[GGKKM\] Thm. 3.3, explicit: `min(dense(β/2), sparse(β/2))`, which holds with probability
@@ -130,10 +116,10 @@ pub fn theorem33_sparse_term(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta
 ///
 /// # Errors
 /// As [`theorem33_dense_term`].
-pub fn theorem33_bound(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64, beta: f64) -> Result<f64> {
+pub fn theorem33_bound(p: &SparseProblem, beta: f64) -> Result<f64> {
     ln_inv_beta(beta)?;
-    let dense = theorem33_dense_term(l, s, d, n, epsilon, delta, beta / 2.0)?;
-    let sparse = theorem33_sparse_term(l, s, d, n, epsilon, delta, beta / 2.0)?;
+    let dense = theorem33_dense_term(p, beta / 2.0)?;
+    let sparse = theorem33_sparse_term(p, beta / 2.0)?;
     finite_result("theorem33_bound", dense.min(sparse))
 }
 
@@ -142,12 +128,11 @@ pub fn theorem33_bound(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64,
 /// `σ = 2L√s/(nε)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L ≤ 0`, `n = 0`, `ε ≤ 0`, `s ∉ [1, d]`.
-pub fn alg1_second_moment_laplace(l: f64, s: u64, d: u64, n: u64, epsilon: f64) -> Result<f64> {
-    let (lf, nf, e) = common(l, n, epsilon)?;
-    let (sf, df) = sparsity(s, d)?;
-    let sigma = 2.0 * lf * sf.sqrt() / (nf * e);
-    let v = (2.0 * df * sigma * sigma).min(4.0 * lf * lf * sf * harmonic(d) / (nf * e));
+/// None beyond [`SparseProblem::new`]'s (an overflow is reported).
+pub fn alg1_second_moment_laplace(p: &SparseProblem) -> Result<f64> {
+    let (l, s) = (p.l, p.s());
+    let sigma = 2.0 * l * s.sqrt() / p.ne();
+    let v = (2.0 * p.d() * sigma * sigma).min(4.0 * l * l * s * harmonic(p.d) / p.ne());
     finite_result("alg1_second_moment_laplace", v)
 }
 
@@ -155,12 +140,11 @@ pub fn alg1_second_moment_laplace(l: f64, s: u64, d: u64, n: u64, epsilon: f64) 
 /// `E‖ξ‖_∞ ≤ σ√(2 ln 2d)`): `E‖ẑ − z̄‖² ≤ min(dσ², 8L²√(s ln(1.25/δ) ln(2d))/(nε))`.
 ///
 /// # Errors
-/// As [`theorem33_dense_term`] without β.
-pub fn alg1_second_moment_gaussian(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    let sigma = theorem33_gaussian_scale(l, n, epsilon, delta)?;
-    let (sf, df) = sparsity(s, d)?;
-    let (nf, e) = (n as f64, epsilon);
-    let v = (df * sigma * sigma).min(8.0 * l * l * (sf * (1.25 / delta).ln() * (2.0 * df).ln()).sqrt() / (nf * e));
+/// As [`theorem33_gaussian_scale`].
+pub fn alg1_second_moment_gaussian(p: &SparseProblem) -> Result<f64> {
+    let sigma = theorem33_gaussian_scale(p)?;
+    let (l, d) = (p.l, p.d());
+    let v = (d * sigma * sigma).min(8.0 * l * l * (p.s() * (1.25 / p.delta()?).ln() * (2.0 * d).ln()).sqrt() / p.ne());
     finite_result("alg1_second_moment_gaussian", v)
 }
 
@@ -168,24 +152,15 @@ pub fn alg1_second_moment_gaussian(l: f64, s: u64, d: u64, n: u64, epsilon: f64,
 /// `L min{(√d + √ln(1/β))√ln(1/δ)/(nε), (s ln(d/s) ln(1/δ))^{1/4}/√(nε) + √(ln(1/β)ln(1/δ))/(nε)}`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L ≤ 0`, `n = 0`, `ε ∉ (0, 1]`, `s ∉ [1, d)`, `δ, β ∉ (0, 1)`.
-pub fn theorem34_rate_unit_constant(
-    l: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-    beta: f64,
-) -> Result<f64> {
-    let (l, n, e) = common(l, n, epsilon)?;
-    gaussian_epsilon(e)?;
-    let (sf, df, lds) = strict_sparsity(s, d)?;
-    let (ld, lb) = (ln_inv_delta(delta)?, ln_inv_beta(beta)?);
-    let ne = n * e;
-    let dense = (df.sqrt() + lb.sqrt()) * ld.sqrt() / ne;
-    let sparse = (sf * lds * ld).powf(0.25) / ne.sqrt() + (lb * ld).sqrt() / ne;
-    finite_result("theorem34_rate_unit_constant", l * dense.min(sparse))
+/// `InvalidParameter` for `ε > 1`, `s = d`, no δ, `β ∉ (0, 1)`.
+pub fn theorem34_rate_unit_constant(p: &SparseProblem, beta: f64) -> Result<f64> {
+    p.epsilon_at_most_one()?;
+    let q = p.s_ln_d_over_s()?;
+    let (ld, lb) = (p.ln_inv_delta()?, ln_inv_beta(beta)?);
+    let ne = p.ne();
+    let dense = (p.d().sqrt() + lb.sqrt()) * ld.sqrt() / ne;
+    let sparse = (q * ld).powf(0.25) / ne.sqrt() + (lb * ld).sqrt() / ne;
+    finite_result("theorem34_rate_unit_constant", p.l * dense.min(sparse))
 }
 
 /// \[GGKKM\] Thm. 3.4, second moment with `O(1) = 1` — **trend use only**:
@@ -193,56 +168,42 @@ pub fn theorem34_rate_unit_constant(
 ///
 /// # Errors
 /// As [`theorem34_rate_unit_constant`] without β.
-pub fn theorem34_second_moment_unit_constant(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    let (l, n, e) = common(l, n, epsilon)?;
-    gaussian_epsilon(e)?;
-    let (sf, df, lds) = strict_sparsity(s, d)?;
-    let ld = ln_inv_delta(delta)?;
-    let ne = n * e;
-    finite_result(
-        "theorem34_second_moment_unit_constant",
-        l * l * (df * ld / (ne * ne)).min((sf * lds * ld).sqrt() / ne),
-    )
+pub fn theorem34_second_moment_unit_constant(p: &SparseProblem) -> Result<f64> {
+    p.epsilon_at_most_one()?;
+    let q = p.s_ln_d_over_s()?;
+    let (l, ld, ne) = (p.l, p.ln_inv_delta()?, p.ne());
+    finite_result("theorem34_second_moment_unit_constant", l * l * (p.d() * ld / (ne * ne)).min((q * ld).sqrt() / ne))
 }
 
 /// \[GGKKM\] Thm. 3.4's measurement count **as printed**, `O(1) = 1`: `nε√(s ln(d/s)/√ln(1/δ))`
-/// (the extra square root on `ln(1/δ)` contradicts Alg. 2 and the proof).
+/// (the extra square root on `ln(1/δ)` contradicts Alg. 2 and the proof). L is not read.
 ///
 /// # Errors
-/// `InvalidParameter` for `n = 0`, `ε ≤ 0`, `s ∉ [1, d)`, `δ ∉ (0, 1)`.
-pub fn theorem34_measurements_printed_unit_constant(s: u64, d: u64, n: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    let (_, n, e) = common(1.0, n, epsilon)?;
-    let (sf, _, lds) = strict_sparsity(s, d)?;
-    let ld = ln_inv_delta(delta)?;
-    finite_result("theorem34_measurements_printed_unit_constant", n * e * (sf * lds / ld.sqrt()).sqrt())
+/// `InvalidParameter` for `s = d`, no δ.
+pub fn theorem34_measurements_printed_unit_constant(p: &SparseProblem) -> Result<f64> {
+    let q = p.s_ln_d_over_s()?;
+    finite_result("theorem34_measurements_printed_unit_constant", p.ne() * (q / p.ln_inv_delta()?.sqrt()).sqrt())
 }
 
 /// \[GGKKM\] Thm. 3.4's measurement count as used by Alg. 2 and the proof, `O(1) = 1`:
-/// `m = nε√(s ln(d/s)/ln(1/δ))` (≈ `sK ln(d/s)`).
+/// `m = nε√(s ln(d/s)/ln(1/δ))` (≈ `sK ln(d/s)`). L is not read.
 ///
 /// # Errors
 /// As [`theorem34_measurements_printed_unit_constant`].
-pub fn theorem34_measurements_corrected_unit_constant(s: u64, d: u64, n: u64, epsilon: f64, delta: f64) -> Result<f64> {
-    let (_, n, e) = common(1.0, n, epsilon)?;
-    let (sf, _, lds) = strict_sparsity(s, d)?;
-    let ld = ln_inv_delta(delta)?;
-    finite_result("theorem34_measurements_corrected_unit_constant", n * e * (sf * lds / ld).sqrt())
+pub fn theorem34_measurements_corrected_unit_constant(p: &SparseProblem) -> Result<f64> {
+    let q = p.s_ln_d_over_s()?;
+    finite_result("theorem34_measurements_corrected_unit_constant", p.ne() * (q / p.ln_inv_delta()?).sqrt())
 }
 
-/// \[GGKKM\] Table 1 (Thm. 3.2's rate with `O(1) = 1`, L = 1) — **trend use only**:
-/// `min{1, √(s ln d/(εn)), √(sd)/(εn)}`.
+/// \[GGKKM\] Table 1 (Thm. 3.2's rate with `O(1) = 1`, L = 1: the problem's L is not read) —
+/// **trend use only**: `min{1, √(s ln d/(εn)), √(sd)/(εn)}`.
 ///
 /// # Errors
-/// `InvalidParameter` for `n = 0`, `ε ≤ 0`, `s ∉ [1, d]`, `d < 2`.
-pub fn table1_pure_upper_rate_unit_constant(s: u64, d: u64, n: u64, epsilon: f64) -> Result<f64> {
-    let (_, n, e) = common(1.0, n, epsilon)?;
-    let (sf, df) = sparsity(s, d)?;
-    if d < 2 {
-        return Err(crate::error::Error::invalid("d", d, ">= 2 (the bound uses ln d)"));
+/// `InvalidParameter` for `d < 2`.
+pub fn table1_pure_upper_rate_unit_constant(p: &SparseProblem) -> Result<f64> {
+    if p.d < 2 {
+        return Err(Error::invalid("d", p.d, ">= 2 (the bound uses ln d)"));
     }
-    let ne = n * e;
-    finite_result(
-        "table1_pure_upper_rate_unit_constant",
-        1f64.min((sf * df.ln() / ne).sqrt()).min((sf * df).sqrt() / ne),
-    )
+    let (s, d, ne) = (p.s(), p.d(), p.ne());
+    finite_result("table1_pure_upper_rate_unit_constant", 1f64.min((s * d.ln() / ne).sqrt()).min((s * d).sqrt() / ne))
 }

@@ -6,6 +6,8 @@
 //! l2 norm / Lipschitz bound, D the initial distance or diameter, H smoothness, B the loss range,
 //! Γ the initial suboptimality, λ the regularisation, (ε, δ) privacy, β a failure probability,
 //! M the TGeom truncation (`2^{M+1} = n`). `ln` is the natural log; `log₂` is written out.
+//! The setting (L, s, d, n, ε, and δ for the (ε, δ) results) is one [`SparseProblem`], checked
+//! once; each bound takes it with the symbols of its own statement (β, λ, H, D, ...).
 //! Proof: proofs/sparse/bounds.md.
 //!
 //! # Results
@@ -47,6 +49,7 @@ mod boost;
 mod erm;
 mod lower;
 mod mean;
+mod problem;
 mod sgd;
 mod validate;
 
@@ -72,6 +75,7 @@ pub use mean::{
     theorem33_sparse_term, theorem34_measurements_corrected_unit_constant,
     theorem34_measurements_printed_unit_constant, theorem34_rate_unit_constant, theorem34_second_moment_unit_constant,
 };
+pub use problem::SparseProblem;
 pub use sgd::{
     lemma64_alg1_constant_gaussian, lemma64_alg1_constant_laplace, lemma64_bias_bound, lemma64_rates_unit_constant,
     lemma64_second_moment_bound, lemma65_constant, lemma65_expected_stopping_time_printed,

@@ -3,7 +3,8 @@
 //! Lemma 6.5 (stopping time: the Markov step explicit, the `E[T]` bounds as printed), Thms. 6.7
 //! and 6.8 (printed and corrected, `O(1) = 1`).
 
-use super::validate::{finite_result, gaussian_epsilon, harmonic, ln_inv_delta, ln_n, sparsity, strict_sparsity};
+use super::SparseProblem;
+use super::validate::{finite_result, gaussian_epsilon, harmonic, sparsity};
 use crate::error::{Error, Result, check};
 
 /// \[GGKKM\] Def. 6.1: `C_M = [2(1 − 2^{−(M+1)})]^{−1}`, the normaliser of
@@ -96,15 +97,12 @@ pub fn lemma64_alg1_constant_laplace(l: f64, s: u64, d: u64, epsilon_c: f64) -> 
 /// `(b, ν²) = (L(s ln(d/s) ln(1/δ))^{1/4}/√(nε), L² ln n √(s ln(d/s) ln(1/δ))/ε)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L, ε ≤ 0`, `n < 2`, `s ∉ [1, d)`, `δ ∉ (0, 1)`.
-pub fn lemma64_rates_unit_constant(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64) -> Result<(f64, f64)> {
-    let l = check::positive("l", l)?;
-    let (sf, _, lds) = strict_sparsity(s, d)?;
-    let ln_n = ln_n("n", n)?;
-    let e = check::positive("epsilon", epsilon)?;
-    let q = sf * lds * ln_inv_delta(delta)?;
-    let b = finite_result("lemma64_rates_unit_constant", l * q.powf(0.25) / (n as f64 * e).sqrt())?;
-    let nu2 = finite_result("lemma64_rates_unit_constant", l * l * ln_n * q.sqrt() / e)?;
+/// `InvalidParameter` for `n < 2`, `s = d`, no δ.
+pub fn lemma64_rates_unit_constant(p: &SparseProblem) -> Result<(f64, f64)> {
+    let l = p.l;
+    let q = p.s_ln_d_over_s()? * p.ln_inv_delta()?;
+    let b = finite_result("lemma64_rates_unit_constant", l * q.powf(0.25) / p.ne().sqrt())?;
+    let nu2 = finite_result("lemma64_rates_unit_constant", l * l * p.ln_n()? * q.sqrt() / p.epsilon)?;
     Ok((b, nu2))
 }
 
@@ -186,34 +184,21 @@ pub fn theorem67_bound_printed_unit_constant(diam_d: f64, nu: f64, b: f64, tau: 
     finite_result("theorem67_bound_printed_unit_constant", (dd * nu * tau.sqrt() + b * tau) / tau)
 }
 
-fn rate_inputs(l: f64, s: u64, d: u64, n: u64, epsilon: f64, delta: f64) -> Result<(f64, f64, f64, f64, f64)> {
-    let l = check::positive("l", l)?;
-    let (sf, _, lds) = strict_sparsity(s, d)?;
-    let ln_n = ln_n("n", n)?;
-    let e = check::positive("epsilon", epsilon)?;
-    Ok((l, sf * lds, ln_n, n as f64 * e, ln_inv_delta(delta)?))
+/// The factors of the Thm. 6.7 and 6.8 rates: `(s ln(d/s), ln n, ln(1/δ))`.
+fn rate_factors(p: &SparseProblem) -> Result<(f64, f64, f64)> {
+    Ok((p.s_ln_d_over_s()?, p.ln_n()?, p.ln_inv_delta()?))
 }
 
 /// \[GGKKM\] Thm. 6.7's rate, corrected (with the `^{1/4}`), `O(1) = 1` — **trend use only**:
 /// `LD√ln n (s ln(d/s) ln³(1/δ))^{1/4}/√(εn)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `L, D, ε ≤ 0`, `n < 2`, `s ∉ [1, d)`, `δ ∉ (0, 1)`.
-pub fn theorem67_rate_corrected_unit_constant(
-    l: f64,
-    diam_d: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<f64> {
+/// `InvalidParameter` for `D ≤ 0`, `n < 2`, `s = d`, no δ.
+pub fn theorem67_rate_corrected_unit_constant(p: &SparseProblem, diam_d: f64) -> Result<f64> {
     let dd = check::positive("diam_d", diam_d)?;
-    let (l, q, ln_n, ne, ld) = rate_inputs(l, s, d, n, epsilon, delta)?;
-    finite_result(
-        "theorem67_rate_corrected_unit_constant",
-        l * dd * ln_n.sqrt() * (q * ld.powi(3)).powf(0.25) / ne.sqrt(),
-    )
+    let (q, ln_n, ld) = rate_factors(p)?;
+    let v = p.l * dd * ln_n.sqrt() * (q * ld.powi(3)).powf(0.25) / p.ne().sqrt();
+    finite_result("theorem67_rate_corrected_unit_constant", v)
 }
 
 /// \[GGKKM\] Thm. 6.7's rate **as printed** (the `^{1/4}` dropped), `O(1) = 1`:
@@ -221,18 +206,10 @@ pub fn theorem67_rate_corrected_unit_constant(
 ///
 /// # Errors
 /// As [`theorem67_rate_corrected_unit_constant`].
-pub fn theorem67_rate_printed_unit_constant(
-    l: f64,
-    diam_d: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<f64> {
+pub fn theorem67_rate_printed_unit_constant(p: &SparseProblem, diam_d: f64) -> Result<f64> {
     let dd = check::positive("diam_d", diam_d)?;
-    let (l, q, ln_n, ne, ld) = rate_inputs(l, s, d, n, epsilon, delta)?;
-    finite_result("theorem67_rate_printed_unit_constant", l * dd * ln_n.sqrt() * q * ld.powi(3) / ne.sqrt())
+    let (q, ln_n, ld) = rate_factors(p)?;
+    finite_result("theorem67_rate_printed_unit_constant", p.l * dd * ln_n.sqrt() * q * ld.powi(3) / p.ne().sqrt())
 }
 
 fn nonconvex_inputs(gamma: f64, h: f64, l: f64, nu: f64, b: f64, tau: f64) -> Result<[f64; 6]> {
@@ -269,21 +246,12 @@ pub fn theorem68_bound_printed_unit_constant(gamma: f64, h: f64, l: f64, nu: f64
 /// `(L√(ΓH ln n ln(1/δ)) + L²)(s ln(d/s) ln(1/δ))^{1/4}/√(εn)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `Γ, H, L, ε ≤ 0`, `n < 2`, `s ∉ [1, d)`, `δ ∉ (0, 1)`.
-#[allow(clippy::too_many_arguments)]
-pub fn theorem68_rate_corrected_unit_constant(
-    gamma: f64,
-    h: f64,
-    l: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<f64> {
+/// `InvalidParameter` for `Γ, H ≤ 0`, `n < 2`, `s = d`, no δ.
+pub fn theorem68_rate_corrected_unit_constant(p: &SparseProblem, gamma: f64, h: f64) -> Result<f64> {
     let (g, hh) = (check::positive("gamma", gamma)?, check::positive("h", h)?);
-    let (l, q, ln_n, ne, ld) = rate_inputs(l, s, d, n, epsilon, delta)?;
-    let v = (l * (g * hh * ln_n * ld).sqrt() + l * l) * (q * ld).powf(0.25) / ne.sqrt();
+    let (q, ln_n, ld) = rate_factors(p)?;
+    let l = p.l;
+    let v = (l * (g * hh * ln_n * ld).sqrt() + l * l) * (q * ld).powf(0.25) / p.ne().sqrt();
     finite_result("theorem68_rate_corrected_unit_constant", v)
 }
 
@@ -292,19 +260,10 @@ pub fn theorem68_rate_corrected_unit_constant(
 ///
 /// # Errors
 /// As [`theorem68_rate_corrected_unit_constant`].
-#[allow(clippy::too_many_arguments)]
-pub fn theorem68_rate_printed_unit_constant(
-    gamma: f64,
-    h: f64,
-    l: f64,
-    s: u64,
-    d: u64,
-    n: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<f64> {
+pub fn theorem68_rate_printed_unit_constant(p: &SparseProblem, gamma: f64, h: f64) -> Result<f64> {
     let (g, hh) = (check::positive("gamma", gamma)?, check::positive("h", h)?);
-    let (l, q, ln_n, ne, ld) = rate_inputs(l, s, d, n, epsilon, delta)?;
-    let v = ((g * hh * l).sqrt() * (ln_n * ld).sqrt() + l * l) * (q * ld).powf(0.25) / ne.sqrt();
+    let (q, ln_n, ld) = rate_factors(p)?;
+    let l = p.l;
+    let v = ((g * hh * l).sqrt() * (ln_n * ld).sqrt() + l * l) * (q * ld).powf(0.25) / p.ne().sqrt();
     finite_result("theorem68_rate_printed_unit_constant", v)
 }

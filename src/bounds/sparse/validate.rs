@@ -18,16 +18,6 @@ pub(super) fn sparsity(s: u64, d: u64) -> Result<(f64, f64)> {
     Ok((s as f64, d as f64))
 }
 
-/// A sparsity `1 ≤ s < d`, for bounds with `ln(d/s)` (which is 0 at `s = d`); returns
-/// `(s, d, ln(d/s))`.
-pub(super) fn strict_sparsity(s: u64, d: u64) -> Result<(f64, f64, f64)> {
-    let (sf, df) = sparsity(s, d)?;
-    if s >= d {
-        return Err(Error::invalid("s", s, "< d (the bound uses ln(d/s))"));
-    }
-    Ok((sf, df, (df / sf).ln()))
-}
-
 /// ε for the classical Gaussian calibration `σ = Δ√(2 ln(1.25/δ))/ε`, valid for `ε ∈ (0, 1]`.
 pub(super) fn gaussian_epsilon(epsilon: f64) -> Result<f64> {
     if epsilon > 0.0 && epsilon <= 1.0 {

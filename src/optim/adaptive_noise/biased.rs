@@ -21,6 +21,7 @@ use crate::data::Dataset;
 use crate::error::{Result, check};
 use crate::geometry::Domain;
 use crate::loss::Loss;
+use crate::optim::private_step::start_point;
 use crate::optim::{
     Averager, EventLog, Observer, OutputPoint, PrivacyReport, ReleaseSummary, Run, TraceEvent, check_start,
 };
@@ -82,8 +83,7 @@ fn run_template(
         check_start(x0, d)?;
     }
     let (mut sampling, mut noise_rng) = (seeds.stream(Stream::Sampling), seeds.stream(Stream::Noise));
-    let mut x = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
-    config.domain.project(&mut x);
+    let mut x = start_point(config.x0.as_deref(), d, &config.domain);
     let (mut batch, mut g_hat, mut x_next) = (Vec::new(), vec![0.0; d], vec![0.0; d]);
     let mut avg = Averager::new(d);
     for k in 0..config.steps_t {

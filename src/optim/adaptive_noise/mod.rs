@@ -28,6 +28,7 @@ pub use second_moment::{MomentNoise, SecondMomentConfig, SecondMomentEstimate, p
 use crate::accounting::Neighbouring;
 use crate::error::{Error, Result, check};
 use crate::geometry::{Domain, EllipsoidProjection};
+use crate::optim::private_step::PrivateGradientStep;
 use crate::optim::{
     GradientBound, NoTrace, NoiseShape, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, check_start,
 };
@@ -194,15 +195,15 @@ impl AdaptiveNoiseConfig {
         self.ellipsoid_c.iter().map(|c| c / (self.clip_radius_b * self.clip_radius_b)).collect()
     }
 
-    /// Lines 3–6 of Algs. 1–2, set up once: the run's [`PrivateRelease`] (batch draw, noise and
-    /// events), and the bound and noise shape of its releases: per-example projections onto
-    /// `E_A`, `A = C/B²`, and noise of std `z·(A^{−1/2})ⱼⱼ = z·B/√Cⱼⱼ` on the sum (z without
-    /// clipping).
+    /// Lines 3–6 of Algs. 1–2, set up once: a [`PrivateGradientStep`] over the run's
+    /// [`PrivateRelease`] (batch draw, noise and events), with per-example projections onto
+    /// `E_A`, `a = diag(A)`, `A = C/B²` (none without clipping), and noise of std
+    /// `z·(A^{−1/2})ⱼⱼ = z·B/√Cⱼⱼ` on the sum.
     ///
     /// # Errors
     /// As [`PrivateRelease::new`].
-    pub(crate) fn private_release(&self, n: usize, seeds: Seeds) -> Result<PrivateRelease> {
-        PrivateRelease::new(
+    pub(crate) fn private_step<'a>(&'a self, n: usize, seeds: Seeds, a: &'a [f64]) -> Result<PrivateGradientStep<'a>> {
+        let release = PrivateRelease::new(
             ReleasePlan::clipped_sums(
                 self.sampler,
                 n,
@@ -213,21 +214,14 @@ impl AdaptiveNoiseConfig {
                 self.clip_radius_b,
             ),
             seeds,
-        )
-    }
-
-    /// The bound of line 5 for `a = diag(A)` (none without clipping).
-    pub(crate) fn gradient_bound<'a>(&self, a: &'a [f64]) -> GradientBound<'a> {
-        if self.clip_radius_b.is_finite() {
+        )?;
+        let bound = if self.clip_radius_b.is_finite() {
             GradientBound::Ellipsoid { a, kind: self.projection }
         } else {
             GradientBound::None
-        }
-    }
-
-    /// The noise shape of line 6.
-    pub(crate) fn noise_shape(&self) -> NoiseShape<'_> {
-        NoiseShape::Ellipsoid { clip_radius_b: self.clip_radius_b, ellipsoid_c: &self.ellipsoid_c }
+        };
+        let noise = NoiseShape::Ellipsoid { clip_radius_b: self.clip_radius_b, ellipsoid_c: &self.ellipsoid_c };
+        Ok(PrivateGradientStep::new(release, self.engine, bound, noise, a.len()))
     }
 }
 

@@ -24,6 +24,7 @@ use super::{AdaptiveNoiseConfig, adagrad_norm_step};
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::loss::Loss;
+use crate::optim::private_step::start_point;
 use crate::optim::{Averager, Observer, Run, TraceEvent};
 use crate::rng::Seeds;
 
@@ -44,31 +45,27 @@ pub fn pasan(
     config.validate(n, d)?;
     loss.check_labels(data)?;
     let T = config.steps_t;
-    let mut release = config.private_release(n, seeds)?;
     let a = config.ellipsoid_a();
-    let bound = config.gradient_bound(&a);
+    let mut step = config.private_step(n, seeds, &a)?;
     let mut avg = Averager::new(d);
     // Alg. 1, line 1: x^0 in X
-    let mut x = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
-    config.domain.project(&mut x);
-    let (mut batch, mut g, mut g_hat, mut x_next) = (Vec::new(), vec![0.0; d], vec![0.0; d], vec![0.0; d]);
+    let mut x = start_point(config.x0.as_deref(), d, &config.domain);
+    let mut x_next = vec![0.0; d];
     let mut sum_sq = 0.0;
     for k in 0..T {
         observer.observe(TraceEvent::Iterate { step: k, x: &x });
         // Alg. 1, line 3: draw the batch D_k
-        release.sample(&mut batch);
         // Alg. 1, line 4: A_k = C/B^2 (fixed, `a`)
-        // Alg. 1, line 5: g_tilde = (1/b) sum_i pi_A(g^{k,i}) (the sum here; divided by b below)
-        config.engine.bounded_gradient_sum(data, loss, &x, &batch, bound, &mut g, &mut g_hat);
+        // Alg. 1, line 5: g_tilde = (1/b) sum_i pi_A(g^{k,i}) (the sum; divided by b with the noise)
         // Alg. 1, line 6: g_hat = g_tilde + s xi, xi ~ N(0, A^-1), s = z/b (corrected): (sum + z A^-1/2 w)/b
-        release.release(&mut g_hat, config.noise_shape())?;
-        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
+        let g_hat = step.noisy_gradient(data, loss, &x)?;
+        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat });
         // Alg. 1, line 7: alpha_k = alpha / sqrt(sum_{i<=k} |g_hat^i|^2)
         // Alg. 1, line 8: x^{k+1} = Pi_X(x^k - alpha_k g_hat^k) (both in `adagrad_norm_step`)
-        adagrad_norm_step(&x, &g_hat, &mut sum_sq, config.step_scale_alpha, &config.domain, &mut x_next);
+        adagrad_norm_step(&x, g_hat, &mut sum_sq, config.step_scale_alpha, &config.domain, &mut x_next);
         avg.add(&x, &x_next);
         std::mem::swap(&mut x, &mut x_next);
     }
     // Alg. 1, line 9: return the average (k = 0..T-1 by default, corrected)
-    Ok(Run::new(avg.output(config.output, &x), x, T, release.finish()?))
+    Ok(Run::new(avg.output(config.output, &x), x, T, step.finish()?))
 }

@@ -1,0 +1,25 @@
+//! Running the `dpref` binary from the CLI tests.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// `dpref args`, with its exit status, stdout and stderr captured.
+pub fn dpref(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
+}
+
+/// The one JSON object `dpref args` prints on stdout; asserts exit status 0 (stderr shown if not).
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let o = dpref(args);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("one JSON object")
+}
+
+/// A fresh, empty directory `dpref-<tag>-<pid>` under the system's temporary directory, left in
+/// place after the test (for inspection).
+pub fn fresh_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dpref-{tag}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
