@@ -7,7 +7,7 @@
 mod common;
 
 use common::stat::{ALPHA, binomial_interval};
-use dpref::bounds::sparse::{theorem32_dense_term, theorem32_sparse_term, theorem33_bound};
+use dpref::bounds::sparse::{SparseProblem, theorem32_dense_term, theorem32_sparse_term, theorem33_bound};
 use dpref::data::sparse::SparseDataset;
 use dpref::data::sparse_families::{
     SparseFamily, block_diagonal, hard_threshold, maurey_average, pad_with_zero_rows, sparse_family, sparse_packing,
@@ -255,8 +255,9 @@ fn stat_d1_theorem_3_2_explicit_bound_fails_at_most_beta() {
     let (n, d, s, l, epsilon, beta, reps) = (200u64, 1000u64, 4usize, 1.0, 1.0, 0.1, 1500u64);
     let data = sparse_family(SparseFamily::UniformSupport, n as usize, d as usize, s, l, &mut data_rng(31)).unwrap();
     let mean = mean_of(&data);
-    let sparse_term = theorem32_sparse_term(l, s as u64, d, n, epsilon, beta).unwrap();
-    let dense_term = theorem32_dense_term(l, s as u64, d, n, epsilon, beta).unwrap();
+    let problem = SparseProblem::new(l, s as u64, d, n, epsilon).unwrap();
+    let sparse_term = theorem32_sparse_term(&problem, beta).unwrap();
+    let dense_term = theorem32_dense_term(&problem, beta).unwrap();
     let misses = |eps: f64| {
         let cfg = ProjectionMechanismConfig::new(l, s, eps, 0.0).unwrap();
         let (mut sparse_misses, mut dense_misses) = (0u64, 0u64);
@@ -285,7 +286,8 @@ fn stat_d2_theorem_3_3_explicit_bound_fails_at_most_beta() {
     let (n, d, s, l, epsilon, delta, beta, reps) = (200u64, 1000u64, 4usize, 1.0, 0.5, 1e-6, 0.1, 1500u64);
     let data = sparse_family(SparseFamily::UniformSupport, n as usize, d as usize, s, l, &mut data_rng(41)).unwrap();
     let mean = mean_of(&data);
-    let bound = theorem33_bound(l, s as u64, d, n, epsilon, delta, beta).unwrap();
+    let problem = SparseProblem::new(l, s as u64, d, n, epsilon).unwrap().with_delta(delta).unwrap();
+    let bound = theorem33_bound(&problem, beta).unwrap();
     let misses = |eps: f64| {
         let cfg = ProjectionMechanismConfig::new(l, s, eps, delta).unwrap();
         (0..reps)

@@ -9,7 +9,7 @@
 //! under-states the true one by at most 2.5e-4 (R = 1; 7% of the smallest quick-mode excess).
 
 use super::{BOOTSTRAP, DELTA, EPSILON, L, Section, TOLERANCE};
-use crate::bounds::sparse::theorem51_approx_bound;
+use crate::bounds::sparse::{SparseProblem, theorem51_approx_bound};
 use crate::data::sparse::SparseDataset;
 use crate::data::sparse_families::{SparseFamily, sparse_family};
 use crate::error::Result;
@@ -69,9 +69,10 @@ fn logistic_data(n: usize, d: usize, s: usize, seeds: Seeds) -> Result<SparseDat
 /// λ minimising Thm. 5.1's explicit bound `A/λ + λR²/2` (R = 1): λ = √(2A), A the bound at
 /// λ = 1 without its regularisation term.
 fn bound_optimal_lambda(s: usize, d: usize, n: usize) -> Result<(f64, f64)> {
-    let a = theorem51_approx_bound(L, s as u64, d as u64, 1.0, 0.0, n as u64, EPSILON, DELTA, BETA)?;
+    let problem = SparseProblem::new(L, s as u64, d as u64, n as u64, EPSILON)?.with_delta(DELTA)?;
+    let a = theorem51_approx_bound(&problem, 1.0, 0.0, BETA)?;
     let lambda = (2.0 * a).sqrt();
-    Ok((lambda, theorem51_approx_bound(L, s as u64, d as u64, lambda, 1.0, n as u64, EPSILON, DELTA, BETA)?))
+    Ok((lambda, theorem51_approx_bound(&problem, lambda, 1.0, BETA)?))
 }
 
 /// One grid point: λ, the explicit bound, and the excess of every repetition.

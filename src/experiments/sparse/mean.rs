@@ -9,7 +9,7 @@
 use super::super::fit::{Claim, Slope, log_log_slope, mean, mean_interval, predicted_slope};
 use super::super::plot::{Figure, Panel, Reference, Series, write_figure};
 use super::{BOOTSTRAP, DELTA, EPSILON, L, Section, TOLERANCE};
-use crate::bounds::sparse::{theorem32_sparse_term, theorem33_sparse_term};
+use crate::bounds::sparse::{SparseProblem, theorem32_sparse_term, theorem33_sparse_term};
 use crate::data::sparse_families::{SparseFamily, sparse_family};
 use crate::error::Result;
 use crate::experiments::report::Progress;
@@ -162,13 +162,15 @@ pub(super) fn run(quick: bool, root: Seeds, progress: &Progress, out: &Path) -> 
     let (lap_dense, _) = slope_over(&by_n, 0, |p| p.n as f64 >= 8.0 * lap_t, boot.child(2));
     let (gau_sparse, gau_sparse_ns) = slope_over(&by_n, 2, sparse_regime(gau_t), boot.child(3));
     let (lap_s, s_xs) = slope_over(&by_s, 0, |_| true, boot.child(4));
-    let pred_lap =
-        predicted_slope(&lap_sparse_ns, |n| theorem32_sparse_term(L, s as u64, d as u64, n as u64, EPSILON, 0.1))?;
-    let pred_gau = predicted_slope(&gau_sparse_ns, |n| {
-        theorem33_sparse_term(L, s as u64, d as u64, n as u64, EPSILON, DELTA, 0.1)
+    let pred_lap = predicted_slope(&lap_sparse_ns, |n| {
+        theorem32_sparse_term(&SparseProblem::new(L, s as u64, d as u64, n as u64, EPSILON)?, 0.1)
     })?;
-    let pred_s =
-        predicted_slope(&s_xs, |sj| theorem32_sparse_term(L, sj as u64, d as u64, size.n_for_s as u64, EPSILON, 0.1))?;
+    let pred_gau = predicted_slope(&gau_sparse_ns, |n| {
+        theorem33_sparse_term(&SparseProblem::new(L, s as u64, d as u64, n as u64, EPSILON)?.with_delta(DELTA)?, 0.1)
+    })?;
+    let pred_s = predicted_slope(&s_xs, |sj| {
+        theorem32_sparse_term(&SparseProblem::new(L, sj as u64, d as u64, size.n_for_s as u64, EPSILON)?, 0.1)
+    })?;
     let mut claims = vec![
         Claim::slope(
             "E1 Laplace, sparse regime",
