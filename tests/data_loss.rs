@@ -24,7 +24,8 @@ use dpref::rng::{Seeds, Stream};
 use dpref::sampling::BatchSampler;
 use proptest::prelude::*;
 
-const LOSSES: [Loss; 5] = [Loss::Absolute, Loss::Squared, Loss::Logistic, Loss::Hinge, Loss::Linear];
+const LOSSES: [Loss; 6] =
+    [Loss::Absolute, Loss::Squared, Loss::Logistic, Loss::Hinge, Loss::Linear, Loss::GemanMcClure];
 
 fn is_data_error<T: std::fmt::Debug>(r: &dpref::Result<T>) -> bool {
     matches!(r, Err(Error::Data { .. }))
@@ -222,6 +223,16 @@ fn prop_loss_values_match_their_formulas() {
             assert_eq!(loss.label(0.0), 0.0);
         }
     }
+    // Geman–McClure: r²/(1 + r²) at r = m − y = −1.3; bounded by 1 with no overflow; its
+    // derivative 2r/(1 + r²)² peaks at r = 1/√3 with value 3√3/8 (the documented Lipschitz bound)
+    let r2 = 1.3f64 * 1.3;
+    assert_eq!(Loss::GemanMcClure.value_at(m, y), r2 / (1.0 + r2));
+    assert_eq!(Loss::GemanMcClure.value_at(1e200, 0.0), 1.0);
+    assert_eq!(Loss::GemanMcClure.derivative_at(1e200, 0.0), 0.0);
+    let peak = Loss::GemanMcClure.derivative_at(1.0 / 3f64.sqrt(), 0.0);
+    assert!((peak - 3.0 * 3f64.sqrt() / 8.0).abs() <= 1e-15, "{peak}");
+    let grid_max = (0..=20_000).map(|k| Loss::GemanMcClure.derivative_at(-5.0 + k as f64 * 5e-4, 0.0).abs()).fold(0.0, f64::max);
+    assert!(grid_max <= peak, "{grid_max} > {peak}");
     // ∇F = ℓ′(⟨x, w⟩, y)·x and the empirical risk is the mean
     let data = Dataset::new(vec![1.0, 2.0, -1.0, 0.5], vec![1.0, 0.0], 2).unwrap();
     let w = [0.5, -0.25];
@@ -234,7 +245,7 @@ fn prop_loss_values_match_their_formulas() {
     assert_eq!(risk, expected);
 }
 
-/// `Loss::parse` knows the five names and rejects others; `check_labels` accepts {0, 1} and
+/// `Loss::parse` knows the six names and rejects others; `check_labels` accepts {0, 1} and
 /// {−1, +1} for logistic and hinge, anything for the regression losses.
 #[test]
 fn prop_loss_parse_and_check_labels() {
@@ -244,6 +255,7 @@ fn prop_loss_parse_and_check_labels() {
         ("logistic", Loss::Logistic),
         ("hinge", Loss::Hinge),
         ("linear", Loss::Linear),
+        ("geman-mcclure", Loss::GemanMcClure),
     ] {
         assert_eq!(Loss::parse(name).unwrap(), loss);
     }
@@ -258,7 +270,7 @@ fn prop_loss_parse_and_check_labels() {
         let two = Dataset::new(vec![1.0; 2], vec![1.0, 2.0], 1).unwrap();
         assert!(matches!(loss.check_labels(&two), Err(Error::InvalidParameter { .. })), "{loss:?}");
     }
-    for loss in [Loss::Absolute, Loss::Squared, Loss::Linear] {
+    for loss in [Loss::Absolute, Loss::Squared, Loss::Linear, Loss::GemanMcClure] {
         assert!(loss.check_labels(&regression).is_ok());
     }
     // the algorithms call it before drawing anything
@@ -270,7 +282,7 @@ fn prop_loss_parse_and_check_labels() {
 }
 
 fn loss_case() -> impl Strategy<Value = (Loss, Vec<f64>, Vec<f64>, f64)> {
-    (0usize..5, 1usize..=5).prop_flat_map(|(l, d)| {
+    (0usize..LOSSES.len(), 1usize..=5).prop_flat_map(|(l, d)| {
         let loss = LOSSES[l];
         let y = match loss {
             Loss::Logistic | Loss::Hinge => prop_oneof![Just(0.0), Just(1.0), Just(-1.0)].boxed(),
