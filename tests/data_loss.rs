@@ -231,7 +231,8 @@ fn prop_loss_values_match_their_formulas() {
     assert_eq!(Loss::GemanMcClure.derivative_at(1e200, 0.0), 0.0);
     let peak = Loss::GemanMcClure.derivative_at(1.0 / 3f64.sqrt(), 0.0);
     assert!((peak - 3.0 * 3f64.sqrt() / 8.0).abs() <= 1e-15, "{peak}");
-    let grid_max = (0..=20_000).map(|k| Loss::GemanMcClure.derivative_at(-5.0 + k as f64 * 5e-4, 0.0).abs()).fold(0.0, f64::max);
+    let grid_max =
+        (0..=20_000).map(|k| Loss::GemanMcClure.derivative_at(-5.0 + k as f64 * 5e-4, 0.0).abs()).fold(0.0, f64::max);
     assert!(grid_max <= peak, "{grid_max} > {peak}");
     // ∇F = ℓ′(⟨x, w⟩, y)·x and the empirical risk is the mean
     let data = Dataset::new(vec![1.0, 2.0, -1.0, 0.5], vec![1.0, 0.0], 2).unwrap();

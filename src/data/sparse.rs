@@ -87,6 +87,27 @@ impl SparseDataset {
         SparseDataset::from_rows(&rows, data.labels().to_vec(), data.d()).expect("invariant: a valid dense dataset")
     }
 
+    /// The same records as a dense dataset.
+    ///
+    /// # Errors
+    /// `InvalidParameter` when n·d exceeds [`super::MAX_DENSE_VALUES`].
+    pub fn to_dense(&self) -> Result<Dataset> {
+        let (n, d) = (self.n(), self.d);
+        if n.checked_mul(d).is_none_or(|cells| cells > super::MAX_DENSE_VALUES) {
+            return Err(Error::invalid(
+                "n x d",
+                format!("{n} x {d}"),
+                "at most MAX_DENSE_VALUES cells for a dense copy",
+            ));
+        }
+        let mut features = vec![0.0; n * d];
+        for i in 0..n {
+            let (idx, vals) = self.row(i);
+            idx.iter().zip(vals).for_each(|(&j, &v)| features[i * d + j] = v);
+        }
+        Dataset::new(features, self.labels.clone(), d)
+    }
+
     /// Number of records n.
     pub fn n(&self) -> usize {
         self.labels.len()

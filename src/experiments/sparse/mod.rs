@@ -5,7 +5,9 @@
 //!   n and s, the sparse and dense regimes;
 //! - E2 (`erm.rs`): output perturbation (Algorithm 3) on sparse logistic regression, excess
 //!   empirical risk against n;
-//! - E3 (`exact.rs`): the sparse exponential mechanism (Algorithm 4), exact privacy and utility.
+//! - E3 (`exact.rs`): the sparse exponential mechanism (Algorithm 4), exact privacy and utility;
+//! - E4 (`sgd.rs`): bias-reduced sparse SGD (Algorithm 6) and boosting (Algorithm 7) against dense
+//!   DP-SGD on a non-convex sparse loss, stationarity, stopping time and cost.
 //!
 //! Slopes carry 95% bootstrap intervals ([`crate::experiments::fit`]); a slope claim is observed
 //! when the interval meets the predicted range (the rate's exponent and the slope of the
@@ -14,6 +16,7 @@
 mod erm;
 mod exact;
 mod mean;
+mod sgd;
 
 use super::fit::Claim;
 use super::report::{Options, Progress};
@@ -56,7 +59,7 @@ pub struct Report {
     pub files: Vec<PathBuf>,
 }
 
-/// Runs E1, E2 and E3; writes `sparse.md` and the plots (`.svg` and `.csv`) under `out`.
+/// Runs E1–E4; writes `sparse.md` and the plots (`.svg` and `.csv`) under `out`.
 ///
 /// # Errors
 /// Algorithm or I/O errors.
@@ -67,13 +70,14 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         mean::run(options.quick, root.child(1), &progress, out)?,
         erm::run(options.quick, root.child(2), &progress, out)?,
         exact::run(root.child(3), &progress)?,
+        sgd::run(options.quick, root.child(4), &progress)?,
     ];
     let claims: Vec<Claim> = sections.iter().flat_map(|s| s.claims.clone()).collect();
     let observed = claims.iter().filter(|c| c.observed).count();
     let summary = format!("{observed} of {} claims observed", claims.len());
     let mut md = format!(
         "## [GGKKM] experiments: sparse mean estimation (E1), output perturbation (E2), the sparse exponential \
-         mechanism (E3)\n\n{}",
+         mechanism (E3), bias-reduced sparse SGD (E4)\n\n{}",
         super::report::settings_block(
             "sparse",
             options,
