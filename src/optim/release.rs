@@ -21,7 +21,7 @@
 //! Unsampled releases of statistics with a declared ℓ2 sensitivity (\[ADFJT\] Algorithm 3) use
 //! [`PrivateRelease::statistics`] and [`PrivateRelease::release_statistic`]; with a declared ℓ1
 //! sensitivity and Laplace noise (\[GGKKM\] Algorithm 1, δ = 0),
-//! [`PrivateRelease::release_statistic_laplace`].
+//! [`PrivateRelease::release_statistic_laplace`]; data-independent draws: [`public_draw`].
 //!
 //! Private *selections* (\[AFKT\] Algorithm 3's noisy vertex choice: report-noisy-min with
 //! Laplace noise, or the exponential mechanism) use the sibling [`PrivateSelection`], under the
@@ -37,6 +37,7 @@ use crate::accounting::{
 use crate::error::{Error, Result, check};
 use crate::rng::{DpRng, Seeds, Stream};
 use crate::sampling::{BatchSampler, TruncatedGeometric, uniform_ordered_subset};
+pub mod public_draw;
 
 /// How a run states its noise (the parametrisation of its paper). It decides only how the noise
 /// std is computed from σ, so that each algorithm evaluates its paper's formula.
@@ -135,6 +136,7 @@ pub struct PrivateRelease {
     releases: u64,
     sampling: DpRng,
     noise: DpRng,
+    measurement: DpRng,
     stds: Vec<f64>,
     events: EventLog,
     subsample: Option<OpenSubsample>,
@@ -240,6 +242,7 @@ impl PrivateRelease {
             releases: 0,
             sampling: seeds.stream(Stream::Sampling),
             noise: seeds.stream(Stream::Noise),
+            measurement: seeds.stream(public_draw::MEASUREMENT_STREAM),
             stds: Vec::new(),
             events: EventLog::default(),
             subsample: None,
@@ -269,6 +272,7 @@ impl PrivateRelease {
             releases: 0,
             sampling: seeds.stream(Stream::Sampling),
             noise: seeds.stream(Stream::Noise),
+            measurement: seeds.stream(public_draw::MEASUREMENT_STREAM),
             stds: Vec::new(),
             events: EventLog::default(),
             subsample: None,
