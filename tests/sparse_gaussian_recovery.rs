@@ -413,8 +413,16 @@ fn round(v: f64) -> serde_json::Value {
     serde_json::json!(format!("{v:.9e}").parse::<f64>().unwrap())
 }
 
+/// The 6 entries of largest magnitude (index, value), largest first (ties: lower index).
+fn largest(z: &[f64]) -> Vec<(usize, serde_json::Value)> {
+    let mut order: Vec<usize> = (0..z.len()).collect();
+    order.sort_by(|&i, &j| z[j].abs().total_cmp(&z[i].abs()).then(i.cmp(&j)));
+    order.iter().take(6).map(|&i| (i, round(z[i]))).collect()
+}
+
 /// Golden snapshots (insta, golden/optim/, floats to 10 significant digits) of Algorithm 2 in both
-/// branches on seeded data: ẑ's first 12 entries, m, the branch constants, the events and ε.
+/// branches on seeded data: ẑ's first 12 entries, z̃'s 6 largest entries (in the recovery case
+/// line 7 zeroes ẑ at this n: ‖z̃‖₂ > 2L), m, the branch constants, the events and ε.
 #[test]
 fn golden_gaussian_l1_recovery_both_branches() {
     for (name, d) in [("gaussian_l1_recovery_bp", 1000usize), ("gaussian_l1_recovery_gaussian", 60)] {
@@ -432,6 +440,7 @@ fn golden_gaussian_l1_recovery_both_branches() {
             // entries below 1e-9 (basis pursuit's feasibility corrections, ~1e-17) shown as 0
             "z_hat": run.z_hat.iter().take(12).map(|&v| round(if v.abs() < 1e-9 { 0.0 } else { v })).collect::<Vec<_>>(),
             "z_hat_l2": round(dpref::linalg::norm_l2(&run.z_hat)),
+            "z_tilde_largest": largest(&run.z_tilde),
             "m": run.m,
             "branch": branch,
             "events": format!("{:?}", run.events.as_event()),
