@@ -185,7 +185,8 @@ fn cli_estimate_mean_methods_equal_the_library() {
     let data = dpref::data::read_csv(std::path::Path::new(&csv), None).unwrap();
     for extra in [&["--epsilon", "0.7"][..], &["--epsilon", "0.5", "--delta", "1e-5"]] {
         for json_flag in [true, false] {
-            let mut base = vec!["estimate", "mean", "--data", &csv, "--l2-bound", "1", "--sparsity", "3", "--seed", "3"];
+            let mut base =
+                vec!["estimate", "mean", "--data", &csv, "--l2-bound", "1", "--sparsity", "3", "--seed", "3"];
             base.extend_from_slice(extra);
             if json_flag {
                 base.push("--json");
@@ -196,7 +197,8 @@ fn cli_estimate_mean_methods_equal_the_library() {
         }
     }
     let g = json(&args(&csv, &["--epsilon", "0.5", "--delta", "1e-5", "--seed", "3", "--method", "gaussian"]));
-    let run = ProjectionMechanismConfig::new(1.0, 3, 0.5, 1e-5).unwrap().run(SparseVectors::Dense(&data), Seeds::new(3));
+    let run =
+        ProjectionMechanismConfig::new(1.0, 3, 0.5, 1e-5).unwrap().run(SparseVectors::Dense(&data), Seeds::new(3));
     let run = run.unwrap();
     assert_eq!((g["method"].as_str(), floats(&g["mean"])), (Some("gaussian"), run.z_tilde));
     let l = json(&args(&csv, &["--epsilon", "0.7", "--seed", "3", "--method", "laplace"]));

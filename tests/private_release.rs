@@ -241,7 +241,9 @@ fn only_the_release_draws_noise_or_records_events() {
                 continue;
             }
             // release.rs and its submodules (src/optim/release/) are the one place allowed
-            if path.file_name().is_some_and(|f| f == "release.rs") || path.parent().is_some_and(|p| p.ends_with("release")) {
+            if path.file_name().is_some_and(|f| f == "release.rs")
+                || path.parent().is_some_and(|p| p.ends_with("release"))
+            {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();

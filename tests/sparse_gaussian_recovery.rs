@@ -93,8 +93,14 @@ fn b2_basis_pursuit_certified_and_agrees_with_brute_force() {
     // typed errors: wrong length, NaN, a tall matrix, a budget too small to certify
     let a = gaussian_matrix(&mut rng, 3, 7, 1.0).unwrap();
     let sys = MeasurementSystem::new(a).unwrap();
-    assert!(matches!(sys.basis_pursuit(&[1.0, 2.0], &BasisPursuitSettings::default()), Err(Error::InvalidParameter { .. })));
-    assert!(matches!(sys.basis_pursuit(&[1.0, f64::NAN, 0.0], &BasisPursuitSettings::default()), Err(Error::NonFinite { .. })));
+    assert!(matches!(
+        sys.basis_pursuit(&[1.0, 2.0], &BasisPursuitSettings::default()),
+        Err(Error::InvalidParameter { .. })
+    ));
+    assert!(matches!(
+        sys.basis_pursuit(&[1.0, f64::NAN, 0.0], &BasisPursuitSettings::default()),
+        Err(Error::NonFinite { .. })
+    ));
     let tall = gaussian_matrix(&mut rng, 5, 3, 1.0).unwrap();
     assert!(matches!(MeasurementSystem::new(tall), Err(Error::InvalidParameter { .. })));
     let tiny = BasisPursuitSettings { max_iterations: 1, gap_tol: 1e-15, ..BasisPursuitSettings::default() };
@@ -116,8 +122,8 @@ fn stat_b2_noiseless_recovery_frequency() {
         (0..runs)
             .filter(|&seed| {
                 let mut rng: DpRng = Seeds::new(seed).stream(Stream::Data);
-                let sys = MeasurementSystem::new(gaussian_matrix(&mut rng, m, d, 1.0 / (m as f64).sqrt()).unwrap())
-                    .unwrap();
+                let sys =
+                    MeasurementSystem::new(gaussian_matrix(&mut rng, m, d, 1.0 / (m as f64).sqrt()).unwrap()).unwrap();
                 let mut x = vec![0.0; d];
                 let first = rng.random_range(0..d);
                 x[first] = 1.0;
@@ -165,10 +171,14 @@ fn b2_recovery_branch_invariants_events_and_c3() {
         let z = (2.0 * (2.5f64 / delta).ln()).sqrt() / eps;
         assert!((sigma - z * 2.0 * l_margin * rho / n as f64).abs() <= 1e-13 * sigma);
         let printed = (18.0 * l_margin * l_margin * (2.5f64 / delta).ln()).sqrt() / (n as f64 * eps);
-        assert!((sigma_printed - printed).abs() <= 1e-13 * printed && (sigma / rho * 1.5 - sigma_printed).abs() <= 1e-13 * printed);
+        assert!(
+            (sigma_printed - printed).abs() <= 1e-13 * printed
+                && (sigma / rho * 1.5 - sigma_printed).abs() <= 1e-13 * printed
+        );
         assert!(dpref::linalg::norm_l2(&run.z_hat) <= 2.0 * l);
         assert_eq!(*zeroed, run.z_hat.iter().all(|v| *v == 0.0) && dpref::linalg::norm_l2(&run.z_tilde) > 2.0 * l);
-        let a = gaussian_matrix(&mut Seeds::new(seed).stream(MEASUREMENT_STREAM), m, d, 1.0 / (m as f64).sqrt()).unwrap();
+        let a =
+            gaussian_matrix(&mut Seeds::new(seed).stream(MEASUREMENT_STREAM), m, d, 1.0 / (m as f64).sqrt()).unwrap();
         let res: f64 = (0..m)
             .map(|i| ((0..d).map(|j| a[(i, j)] * run.z_tilde[j]).sum::<f64>() - b[i]).powi(2))
             .sum::<f64>()
@@ -202,7 +212,8 @@ fn b2_recovery_branch_invariants_events_and_c3() {
         assert!(run.privacy.epsilon.unwrap() <= eps);
     }
     // the branch rule on a grid: m < 2 or d < m ln² m ⇒ Gaussian
-    for (m, d, want) in [(0, 100, false), (1, 100, false), (2, 1, true), (2, 0, false), (19, 180, true), (19, 150, false)]
+    for (m, d, want) in
+        [(0, 100, false), (1, 100, false), (2, 1, true), (2, 0, false), (19, 180, true), (19, 150, false)]
     {
         assert_eq!(GaussianL1RecoveryConfig::takes_recovery_branch(m, d), want, "m {m} d {d}");
     }
@@ -251,7 +262,8 @@ fn c4_exhaustive_rip_below_certified_rho_and_the_printed_three_halves_fails() {
     assert!(binomial_upper_tail(seeds, delta / 2.0, 4) <= ALPHA);
     let (mut above_rho, mut above_printed, mut worst) = (0u64, 0u64, 0.0f64);
     for seed in 0..seeds {
-        let a = gaussian_matrix(&mut Seeds::new(seed).stream(MEASUREMENT_STREAM), m, d, 1.0 / (m as f64).sqrt()).unwrap();
+        let a =
+            gaussian_matrix(&mut Seeds::new(seed).stream(MEASUREMENT_STREAM), m, d, 1.0 / (m as f64).sqrt()).unwrap();
         let mut max = 0.0f64;
         for i in 0..d {
             for j in i + 1..d {
@@ -266,7 +278,9 @@ fn c4_exhaustive_rip_below_certified_rho_and_the_printed_three_halves_fails() {
         above_rho += u64::from(max > rho);
         above_printed += u64::from(max > 1.5);
     }
-    eprintln!("C4: m = {m}, rho_cert = {rho:.4}, worst max|A_T| = {worst:.4}; above rho {above_rho}/{seeds}, above 3/2 {above_printed}/{seeds}");
+    eprintln!(
+        "C4: m = {m}, rho_cert = {rho:.4}, worst max|A_T| = {worst:.4}; above rho {above_rho}/{seeds}, above 3/2 {above_printed}/{seeds}"
+    );
     assert!(above_rho <= 3, "certified rho exceeded in {above_rho} seeds");
     assert!(above_printed > seeds / 2, "3/2 held in most seeds: {above_printed}");
 }
@@ -321,7 +335,11 @@ fn mixture_delta(eps: f64, sigma: f64, shift: f64, m: usize) -> (f64, f64) {
         let (x0, x1) = (top * i as f64 / bins as f64, top * (i + 1) as f64 / bins as f64);
         let p = chi.cdf(x1) - chi.cdf(x0);
         let at = |x: f64| {
-            if x == 0.0 { 0.0 } else { gaussian::delta_for_epsilon(eps, sigma / (shift * (x / m as f64).sqrt())).unwrap() }
+            if x == 0.0 {
+                0.0
+            } else {
+                gaussian::delta_for_epsilon(eps, sigma / (shift * (x / m as f64).sqrt())).unwrap()
+            }
         };
         lo += p * at(x0);
         hi += p * at(x1);

@@ -316,7 +316,13 @@ impl MeasurementSystem {
     /// is the non-basic j of largest |a_jᵀy| > 1 (reduced cost `1 − |a_jᵀy| < 0`, Dantzig's rule),
     /// the leaving one by the ratio test. Optimal when `‖Aᵀy‖_∞ ≤ 1 + 1e-12`. Returns (primal, y,
     /// pivots), or `None` (singular basis, no leaving column, or the pivot budget spent).
-    fn simplex_polish(&self, z: &[f64], w: &[f64], b: &[f64], max_pivots: usize) -> Option<(Vec<f64>, Vec<f64>, usize)> {
+    fn simplex_polish(
+        &self,
+        z: &[f64],
+        w: &[f64],
+        b: &[f64],
+        max_pivots: usize,
+    ) -> Option<(Vec<f64>, Vec<f64>, usize)> {
         let (m, d) = (self.m(), self.d());
         let mut order: Vec<usize> = (0..d).collect();
         let key = |j: usize| (z[j].abs(), w[j].abs());

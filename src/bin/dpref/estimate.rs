@@ -205,11 +205,8 @@ fn print(args: &EstimateMeanArgs, run: &Estimate, n: usize, d: usize) -> CliResu
         "gaussian" => "Gaussian mechanism (no projection)",
         _ => "Laplace mechanism (no projection)",
     };
-    let mut out = format!(
-        "{name}: private mean of {n} vectors (d = {d}), s = {}, L = {}\n",
-        args.sparsity,
-        num(args.l2_bound)
-    );
+    let mut out =
+        format!("{name}: private mean of {n} vectors (d = {d}), s = {}, L = {}\n", args.sparsity, num(args.l2_bound));
     out += &format!(
         "  privacy: ({}, {})-DP, {noise} noise of scale {}, replace-one neighbouring\n",
         num(epsilon),
