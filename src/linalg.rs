@@ -8,6 +8,8 @@
 
 use faer::ColRef;
 
+pub mod basis_pursuit;
+
 /// `‖x‖₁ = Σ|xᵢ|`.
 pub fn norm_l1(x: &[f64]) -> f64 {
     ColRef::from_slice(x).norm_l1()

@@ -162,3 +162,60 @@ fn cli_estimate_mean_usage_errors() {
     full(&nan, &["--epsilon", "1"]);
     full(&empty, &["--epsilon", "1"]);
 }
+
+/// `--method`: `projection` prints the same bytes as no flag (text and JSON); `gaussian` and
+/// `laplace` print Algorithm 1's noisy mean z̃ before the projection (the library's, bit for bit);
+/// `recovery` prints Algorithm 2's ẑ with m, its branch and ρ (the library's, bit for bit), in
+/// both branches (ε = 0.02: m = 3 and d = 12 ≥ 3 ln² 3, recovery; ε = 0.5: m = 63, Gaussian);
+/// mismatched --delta is a usage error.
+#[test]
+fn cli_estimate_mean_methods_equal_the_library() {
+    use dpref::optim::sparse::{GaussianL1RecoveryConfig, RecoveryBranch};
+    let dir = TempDir::new("cli-estimate-methods");
+    let (csv, _) = sparse_files(&dir);
+    let data = dpref::data::read_csv(std::path::Path::new(&csv), None).unwrap();
+    for extra in [&["--epsilon", "0.7"][..], &["--epsilon", "0.5", "--delta", "1e-5"]] {
+        for json_flag in [true, false] {
+            let mut base =
+                vec!["estimate", "mean", "--data", &csv, "--l2-bound", "1", "--sparsity", "3", "--seed", "3"];
+            base.extend_from_slice(extra);
+            if json_flag {
+                base.push("--json");
+            }
+            let mut with = base.clone();
+            with.extend_from_slice(&["--method", "projection"]);
+            assert_eq!(dpref(&base).stdout, dpref(&with).stdout, "{with:?}");
+        }
+    }
+    let g = json(&args(&csv, &["--epsilon", "0.5", "--delta", "1e-5", "--seed", "3", "--method", "gaussian"]));
+    let run =
+        ProjectionMechanismConfig::new(1.0, 3, 0.5, 1e-5).unwrap().run(SparseVectors::Dense(&data), Seeds::new(3));
+    let run = run.unwrap();
+    assert_eq!((g["method"].as_str(), floats(&g["mean"])), (Some("gaussian"), run.z_tilde));
+    let l = json(&args(&csv, &["--epsilon", "0.7", "--seed", "3", "--method", "laplace"]));
+    let run = ProjectionMechanismConfig::new(1.0, 3, 0.7, 0.0).unwrap().run(SparseVectors::Dense(&data), Seeds::new(3));
+    assert_eq!((l["method"].as_str(), floats(&l["mean"])), (Some("laplace"), run.unwrap().z_tilde));
+    for (eps, branch) in [(0.02, "recovery"), (0.5, "gaussian")] {
+        let e = eps.to_string();
+        let r = json(&args(&csv, &["--epsilon", &e, "--delta", "1e-5", "--seed", "3", "--method", "recovery"]));
+        let cfg = GaussianL1RecoveryConfig::new(1.0, 3, eps, 1e-5).unwrap();
+        let run = cfg.run(SparseVectors::Dense(&data), Seeds::new(3)).unwrap();
+        assert_eq!(r["branch"], branch);
+        assert_eq!(r["m"].as_u64(), Some(run.m as u64));
+        assert_eq!(floats(&r["mean"]), run.z_hat);
+        assert_eq!(r["epsilon"].as_f64(), run.privacy.epsilon);
+        assert!(r["epsilon"].as_f64().unwrap() <= eps && r["delta"].as_f64() == Some(1e-5));
+        if let RecoveryBranch::Recovery { rho, .. } = run.branch {
+            assert_eq!(r["rho"].as_f64(), Some(rho));
+        } else {
+            assert!(r["rho"].is_null());
+        }
+    }
+    let t = dpref(&["estimate", "mean", "--data", &csv, "--l2-bound", "1", "--sparsity", "3", "--epsilon", "0.02"]);
+    assert_eq!(t.status.code(), Some(0));
+    full(&csv, &["--epsilon", "0.5", "--method", "recovery"]);
+    full(&csv, &["--epsilon", "0.5", "--method", "gaussian"]);
+    full(&csv, &["--epsilon", "0.5", "--delta", "1e-5", "--method", "laplace"]);
+    full(&csv, &["--epsilon", "1", "--delta", "1e-5", "--method", "recovery"]);
+    full(&csv, &["--epsilon", "0.5", "--delta", "1e-5", "--method", "sparse"]);
+}

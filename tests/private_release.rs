@@ -240,7 +240,7 @@ fn only_the_release_draws_noise_or_records_events() {
                 stack.push(path);
                 continue;
             }
-            // the release module: release.rs and its children under release/
+            // release.rs and its submodules (src/optim/release/) are the one place allowed
             if path.file_name().is_some_and(|f| f == "release.rs")
                 || path.parent().is_some_and(|p| p.ends_with("release"))
             {

@@ -384,7 +384,8 @@ fn bias_reduced_records_subsampled_events_and_reports_privacy() {
 }
 
 /// Typed refusals: n < 2, N > M, a point of the wrong dimension, a per-example gradient with more
-/// than s non-zeros or norm above L (never clipped silently), Algorithm 2 (slot not built).
+/// than s non-zeros or norm above L (never clipped silently), Algorithm 2 with δ = 0 (it needs
+/// δ > 0; with δ > 0 it runs).
 #[test]
 fn bias_reduced_invalid_input_is_a_typed_error() {
     let (n, d, s) = (32, 10, 2);
@@ -409,7 +410,9 @@ fn bias_reduced_invalid_input_is_a_typed_error() {
     let long_glm = SparseGlm { loss: Loss::Linear, data: &long_rows };
     assert!(matches!(cfg.estimate(&x, long_glm, 3, &mut rel()), Err(Error::InvalidParameter { .. })), "norm 3 > L = 1");
     let alg2 = cfg.clone().with_mechanism(MeanMechanismKind::GaussianL1Recovery);
-    assert!(matches!(alg2.estimate(&x, glm, 0, &mut rel()), Err(Error::Unsupported { .. })));
+    assert!(alg2.estimate(&x, glm, 0, &mut rel()).is_ok(), "Algorithm 2 as MeanMech");
+    let pure = BiasReducedConfig::new(1.0, s, 1.0, 0.0).unwrap().with_mechanism(MeanMechanismKind::GaussianL1Recovery);
+    assert!(matches!(pure.estimate(&x, glm, 0, &mut rel()), Err(Error::InvalidParameter { .. })), "needs delta > 0");
     assert!(
         matches!(BiasReducedConfig::new(1.0, s, 4.0, 1e-5), Err(Error::InvalidParameter { .. })),
         "eps/4 < 1 for Gaussian"

@@ -21,6 +21,7 @@ pub use adaptive_noise::{AdaptiveNoiseConfig, pagan, pasan, private_second_momen
 pub use dp_sgd::{DpSgdConfig, dp_sgd};
 pub use dp2::{Dp2Config, dp2, dp2_extra_query};
 pub use dpagd::{Algorithm1Config, MinibatchConfig, dp_minibatch, dpagd};
+pub use release::public_draw::MEASUREMENT_STREAM;
 pub use release::{
     NoiseForm, NoiseShape, PrivateRelease, PrivateSelection, ReleasePlan, ReleaseSummary, SelectionMechanism,
 };

@@ -21,7 +21,7 @@
 //! Unsampled releases of statistics with a declared ℓ2 sensitivity (\[ADFJT\] Algorithm 3) use
 //! [`PrivateRelease::statistics`] and [`PrivateRelease::release_statistic`]; with a declared ℓ1
 //! sensitivity and Laplace noise (\[GGKKM\] Algorithm 1, δ = 0),
-//! [`PrivateRelease::release_statistic_laplace`].
+//! [`PrivateRelease::release_statistic_laplace`]; data-independent draws: [`public_draw`].
 //!
 //! Releases recorded as (ε, δ) claims and runs stopped by a privacy filter: [`epsilon_delta`].
 //! Private *selections* (report-noisy-min, the exponential mechanism) use the sibling
@@ -36,6 +36,7 @@ use crate::accounting::{
 use crate::error::{Error, Result, check};
 use crate::rng::{DpRng, Seeds, Stream};
 use crate::sampling::{BatchSampler, TruncatedGeometric, uniform_ordered_subset};
+pub mod public_draw;
 
 pub mod epsilon_delta;
 
@@ -136,6 +137,7 @@ pub struct PrivateRelease {
     releases: u64,
     sampling: DpRng,
     noise: DpRng,
+    measurement: DpRng,
     stds: Vec<f64>,
     events: EventLog,
     subsample: Option<OpenSubsample>,
@@ -243,6 +245,7 @@ impl PrivateRelease {
             releases: 0,
             sampling: seeds.stream(Stream::Sampling),
             noise: seeds.stream(Stream::Noise),
+            measurement: seeds.stream(public_draw::MEASUREMENT_STREAM),
             stds: Vec::new(),
             events: EventLog::default(),
             subsample: None,
@@ -272,6 +275,7 @@ impl PrivateRelease {
             releases: 0,
             sampling: seeds.stream(Stream::Sampling),
             noise: seeds.stream(Stream::Noise),
+            measurement: seeds.stream(public_draw::MEASUREMENT_STREAM),
             stds: Vec::new(),
             events: EventLog::default(),
             subsample: None,

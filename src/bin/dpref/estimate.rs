@@ -1,14 +1,15 @@
 //! `estimate mean`: the private mean of sparse vectors by the projection mechanism
-//! ([GGKKM] Algorithm 1, `dpref::optim::sparse::projection_mechanism`).
+//! ([GGKKM] Algorithm 1, `dpref::optim::sparse::projection_mechanism`, the default), Gaussian l1
+//! recovery ([GGKKM] Algorithm 2, `gaussian_l1_recovery`), or the plain Gaussian or Laplace
+//! mechanism (Algorithm 1's noisy mean before its projection).
 
 use crate::EXIT_CODES;
 use crate::flags::{CliError, CliResult, require, require_positive, usage, whole_u64, whole_usize};
 use crate::format::num;
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use dpref::error::Error;
-use dpref::optim::sparse::projection_mechanism::{
-    NoiseScale, ProjectionMechanismConfig, ProjectionMechanismRun, SparseVectors,
-};
+use dpref::optim::sparse::gaussian_l1_recovery::{GaussianL1RecoveryConfig, RecoveryBranch};
+use dpref::optim::sparse::projection_mechanism::{NoiseScale, ProjectionMechanismConfig, SparseVectors};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -19,7 +20,8 @@ pub(crate) enum EstimateCommand {
         allow_negative_numbers = true,
         about = "The private mean of s-sparse vectors of l2 norm <= L by the projection mechanism ([GGKKM] \
                  Alg. 1): Laplace noise for --delta 0, Gaussian noise for --delta > 0 (then --epsilon < 1), \
-                 projected onto the l1 ball of radius L*sqrt(s)."
+                 projected onto the l1 ball of radius L*sqrt(s); --method recovery: Gaussian l1 recovery \
+                 (Alg. 2); --method gaussian|laplace: the plain mechanism without projection."
     )]
     Mean(EstimateMeanArgs),
 }
@@ -52,6 +54,35 @@ pub(crate) struct EstimateMeanArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub(crate) json: bool,
+    /// The estimator (default: projection).
+    #[arg(long, value_enum)]
+    pub(crate) method: Option<Method>,
+}
+
+/// `--method`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum Method {
+    /// [GGKKM] Alg. 1: Laplace (--delta 0) or Gaussian noise, then the l1-ball projection.
+    Projection,
+    /// [GGKKM] Alg. 2: Gaussian measurements, basis pursuit (needs --delta > 0, --epsilon < 1).
+    Recovery,
+    /// The Gaussian mechanism on the mean, no projection (needs --delta > 0, --epsilon < 1).
+    Gaussian,
+    /// The Laplace mechanism on the mean, no projection (needs --delta 0).
+    Laplace,
+}
+
+/// What is printed, whatever the method.
+struct Estimate {
+    method: &'static str,
+    noise: &'static str,
+    mean: Vec<f64>,
+    epsilon: Option<f64>,
+    delta: Option<f64>,
+    sigma: f64,
+    clipped_rows: usize,
+    /// Algorithm 2: (m, the branch, rho in the recovery branch).
+    recovery: Option<(usize, &'static str, Option<f64>)>,
 }
 
 /// The library's configuration of the flags, each checked here first so that an error names the
@@ -74,14 +105,22 @@ fn config(args: &EstimateMeanArgs) -> CliResult<ProjectionMechanismConfig> {
     Ok(if args.clip_rows { cfg.with_clipping() } else { cfg })
 }
 
-/// `dpref estimate mean`: checks the flags, reads the data, runs Algorithm 1, prints.
+/// `dpref estimate mean`: checks the flags, reads the data, runs the method, prints.
 pub(crate) fn estimate_mean(args: &EstimateMeanArgs) -> CliResult<String> {
     let cfg = config(args)?;
+    let method = args.method.unwrap_or(Method::Projection);
+    match (method, args.delta > 0.0) {
+        (Method::Recovery | Method::Gaussian, false) => {
+            return Err(usage("--method recovery and --method gaussian need --delta > 0"));
+        }
+        (Method::Laplace, true) => return Err(usage("--method laplace needs --delta 0 (pure epsilon-DP)")),
+        _ => {}
+    }
     let libsvm = matches!(args.data.extension().and_then(|e| e.to_str()), Some("svm" | "libsvm"));
     // Both readers return dense rows (there is no CSR reader); the mean reads the non-zeros only.
     let data =
         if libsvm { dpref::data::read_libsvm(&args.data, None)? } else { dpref::data::read_csv(&args.data, None)? };
-    let run = cfg.run(SparseVectors::Dense(&data), dpref::rng::Seeds::new(args.seed)).map_err(|e| match e {
+    let rows = |e: Error| match e {
         Error::InvalidParameter { name, .. } if name.starts_with("row ") => usage(format!(
             "{e} (rows counted from 0): a vector outside the sparse ball of --sparsity {} and --l2-bound {}; \
              pass --clip-rows to clip every row into it",
@@ -89,50 +128,100 @@ pub(crate) fn estimate_mean(args: &EstimateMeanArgs) -> CliResult<String> {
             num(args.l2_bound)
         )),
         e => CliError::Lib(e),
-    })?;
-    print(args, &run, data.n(), data.d())
+    };
+    let (vectors, seeds) = (SparseVectors::Dense(&data), dpref::rng::Seeds::new(args.seed));
+    let estimate = if method == Method::Recovery {
+        let mut alg2 = GaussianL1RecoveryConfig::new(args.l2_bound, args.sparsity, args.epsilon, args.delta)?;
+        alg2.mean = cfg;
+        let run = alg2.run(vectors, seeds).map_err(rows)?;
+        let (branch, rho, sigma) = match run.branch {
+            RecoveryBranch::Gaussian { sigma } => ("gaussian", None, sigma),
+            RecoveryBranch::Recovery { rho, sigma, .. } => ("recovery", Some(rho), sigma),
+        };
+        Estimate {
+            method: "recovery",
+            noise: "gaussian",
+            mean: run.z_hat,
+            epsilon: run.privacy.epsilon,
+            delta: run.privacy.delta,
+            sigma,
+            clipped_rows: run.clipped_rows,
+            recovery: Some((run.m, branch, rho)),
+        }
+    } else {
+        let run = cfg.run(vectors, seeds).map_err(rows)?;
+        let noise = match run.noise {
+            NoiseScale::Laplace { .. } => "laplace",
+            NoiseScale::Gaussian { .. } => "gaussian",
+        };
+        let (method, mean) = match method {
+            Method::Gaussian => ("gaussian", run.z_tilde),
+            Method::Laplace => ("laplace", run.z_tilde),
+            _ => ("projection", run.z_hat),
+        };
+        Estimate {
+            method,
+            noise,
+            mean,
+            epsilon: run.privacy.epsilon,
+            delta: run.privacy.delta,
+            sigma: run.noise.sigma(),
+            clipped_rows: run.clipped_rows,
+            recovery: None,
+        }
+    };
+    print(args, &estimate, data.n(), data.d())
 }
 
 /// The run as text, or as one JSON object with `--json`.
-fn print(args: &EstimateMeanArgs, run: &ProjectionMechanismRun, n: usize, d: usize) -> CliResult<String> {
-    let epsilon = run.privacy.epsilon.ok_or_else(|| usage("the projection mechanism reported no epsilon"))?;
-    let delta = run.privacy.delta.unwrap_or(args.delta);
-    let noise = match run.noise {
-        NoiseScale::Laplace { .. } => "laplace",
-        NoiseScale::Gaussian { .. } => "gaussian",
-    };
+fn print(args: &EstimateMeanArgs, run: &Estimate, n: usize, d: usize) -> CliResult<String> {
+    let epsilon = run.epsilon.ok_or_else(|| usage("the mechanism reported no epsilon"))?;
+    let delta = run.delta.unwrap_or(args.delta);
+    let noise = run.noise;
     if args.json {
-        let v = json!({
-            "method": "projection",
+        let mut v = json!({
+            "method": run.method,
             "noise": noise,
-            "mean": run.z_hat,
+            "mean": run.mean,
             "epsilon": epsilon,
             "delta": delta,
             "n": n as u64,
             "d": d as u64,
             "clipped_rows": run.clipped_rows as u64,
-            "sigma": run.noise.sigma(),
+            "sigma": run.sigma,
             "l2_bound": args.l2_bound,
             "sparsity": args.sparsity as u64,
         });
+        if let Some((m, branch, rho)) = run.recovery {
+            v["m"] = json!(m as u64);
+            v["branch"] = json!(branch);
+            v["rho"] = json!(rho);
+        }
         return Ok(format!("{v}\n"));
     }
-    let mut out = format!(
-        "projection mechanism: private mean of {n} vectors (d = {d}), s = {}, L = {}\n",
-        args.sparsity,
-        num(args.l2_bound)
-    );
+    let name = match run.method {
+        "projection" => "projection mechanism",
+        "recovery" => "Gaussian l1 recovery",
+        "gaussian" => "Gaussian mechanism (no projection)",
+        _ => "Laplace mechanism (no projection)",
+    };
+    let mut out =
+        format!("{name}: private mean of {n} vectors (d = {d}), s = {}, L = {}\n", args.sparsity, num(args.l2_bound));
     out += &format!(
         "  privacy: ({}, {})-DP, {noise} noise of scale {}, replace-one neighbouring\n",
         num(epsilon),
         num(delta),
-        num(run.noise.sigma())
+        num(run.sigma)
     );
+    if let Some((m, branch, rho)) = run.recovery {
+        let rho = rho.map(|r| format!(", certified RIP constant rho = {}", num(r))).unwrap_or_default();
+        out += &format!("  {m} measurements, {branch} branch{rho}\n");
+    }
     if args.clip_rows {
         out += &format!("  rows clipped into the sparse ball: {}\n", run.clipped_rows);
     }
     let shown: Vec<String> =
-        run.z_hat.iter().take(8).map(|v| if v.abs() < 1e9 { format!("{v:.6}") } else { format!("{v:.6e}") }).collect();
+        run.mean.iter().take(8).map(|v| if v.abs() < 1e9 { format!("{v:.6}") } else { format!("{v:.6e}") }).collect();
     out += &format!("  mean = [{}{}]\n", shown.join(", "), if d > 8 { ", ..." } else { "" });
     Ok(out)
 }

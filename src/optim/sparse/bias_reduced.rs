@@ -20,8 +20,8 @@
 //! (The paper displays the algorithm without line numbers; lines are counted from its first
 //! displayed step.) MeanMech is pluggable ([`MeanMechanism`]): the pseudocode names Algorithm 1,
 //! Lemma 6.4's proof quotes Theorem 3.4 (Algorithm 2). [`MeanMechanismKind`] offers Algorithm 1
-//! (Laplace for δ = 0, Gaussian for δ > 0) and a slot for Algorithm 2 that is refused until it
-//! exists.
+//! (Laplace for δ = 0, Gaussian for δ > 0) and Algorithm 2 (δ > 0; [`GaussianL1RecoveryConfig`]
+//! at (ε/4, δ/4), m the batch size, so small batches take its Gaussian branch).
 //!
 //! Exact identities (tested): `∇F_B = ½(∇F_O + ∇F_E)`; with the identity as MeanMech,
 //! 𝒢 = ∇f(x, z_I) pathwise; and for **any** map φ(v, m) as MeanMech, the expectation over N, the
@@ -40,14 +40,19 @@
 //! as Lemma 6.3 uses it, read by the RDP accountant (Wang–Balle–Kasiviswanathan). With Laplace
 //! noise the accountant has no without-replacement bound: the four `Laplace(4/ε)` events are
 //! recorded **without amplification**, and the reported pure ε is their basic composition, ε.
+//! With Algorithm 2, each call in its recovery branch also records `EpsilonDelta(0, δ/8)` (the
+//! RIP failure probability of its fresh A, not amplified); the RDP accountant carries these δ's
+//! into the reported δ.
 //!
 //! # Errors
 //! `InvalidParameter` for n < 2, N > M, a point of the wrong dimension, or a per-example gradient
 //! outside `S_s^d` (named by its row; never clipped silently); `NonFinite` for NaN/∞;
-//! `Unsupported` for Algorithm 2 as MeanMech (not built yet).
+//! `InvalidParameter` for Algorithm 2 as MeanMech with δ = 0; its `Numerical` error when basis
+//! pursuit is not certified.
 //!
 //! Proof: proofs/sparse/bias_reduced.md.
 
+use super::gaussian_l1_recovery::GaussianL1RecoveryConfig;
 use super::projection_mechanism::ProjectionMechanismConfig;
 use crate::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant};
 use crate::error::{Error, Result, check};
@@ -75,8 +80,9 @@ pub enum MeanMechanismKind {
     /// the pseudocode's choice.
     #[default]
     Projection,
-    /// \[GGKKM\] Algorithm 2, Gaussian ℓ1 recovery (Lemma 6.4's proof quotes its Thm. 3.4): a
-    /// slot, refused with `Unsupported` until Algorithm 2 is built.
+    /// \[GGKKM\] Algorithm 2, Gaussian ℓ1 recovery (Lemma 6.4's proof quotes its Thm. 3.4), at
+    /// (ε/4, δ/4) per call: needs δ > 0. Each call in its recovery branch draws a fresh A and
+    /// records `EpsilonDelta(0, δ/8)` (its RIP failure probability, not amplified).
     GaussianL1Recovery,
 }
 
@@ -151,18 +157,9 @@ impl MeanMechanism for ProjectionMechanismConfig {
     }
 }
 
-/// The Algorithm 2 slot: refused.
-#[derive(Debug, Clone, Copy)]
-struct GaussianL1RecoverySlot;
-
-impl MeanMechanism for GaussianL1RecoverySlot {
-    fn release_mean(&self, _mean: Vec<f64>, _m: usize, _release: &mut PrivateRelease) -> Result<Vec<f64>> {
-        Err(Error::Unsupported {
-            event: "[GGKKM] Algorithm 2 (Gaussian l1 recovery) as Algorithm 5's mean mechanism".into(),
-            neighbouring: Neighbouring::ReplaceOne.name().into(),
-            accountant: "none",
-            reason: "Algorithm 2 is not built yet; use the projection mechanism (Algorithm 1)".into(),
-        })
+impl MeanMechanism for GaussianL1RecoveryConfig {
+    fn release_mean(&self, mean: Vec<f64>, m: usize, release: &mut PrivateRelease) -> Result<Vec<f64>> {
+        Ok(GaussianL1RecoveryConfig::release_mean(self, mean, m, release)?.z_hat)
     }
 }
 
@@ -218,6 +215,14 @@ impl BiasReducedConfig {
         ProjectionMechanismConfig::new(self.l2_bound_l, self.sparsity_s, self.epsilon / 4.0, self.delta / 4.0)
     }
 
+    /// Algorithm 2 at (L, s, ε/4, δ/4): every MeanMech call when it is the mean mechanism.
+    ///
+    /// # Errors
+    /// As [`GaussianL1RecoveryConfig::new`] (δ > 0 and ε/4 < 1 needed).
+    pub fn per_call_recovery(&self) -> Result<GaussianL1RecoveryConfig> {
+        GaussianL1RecoveryConfig::new(self.l2_bound_l, self.sparsity_s, self.epsilon / 4.0, self.delta / 4.0)
+    }
+
     /// 1/p_N for N = `level_n` under TGeom(M): `2^N/C_M = 2^N (2^{M+1} − 1)/2^M` (corrected) or
     /// `2^N` (as printed).
     pub fn inverse_weight(&self, law: &TruncatedGeometric, level_n: u32) -> f64 {
@@ -245,7 +250,7 @@ impl BiasReducedConfig {
         match self.mechanism {
             MeanMechanismKind::Projection => self.estimate_with(x, glm, level_n, &self.per_call()?, release),
             MeanMechanismKind::GaussianL1Recovery => {
-                self.estimate_with(x, glm, level_n, &GaussianL1RecoverySlot, release)
+                self.estimate_with(x, glm, level_n, &self.per_call_recovery()?, release)
             }
         }
     }
