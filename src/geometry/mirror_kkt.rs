@@ -148,7 +148,7 @@ pub(super) fn l1_lp_dual(map: &PNormMap, theta: &[f64], a: &[f64], big_r: f64, r
     let mut w0 = vec![0.0; d];
     let mut lambda = 0.0f64;
     // F(ℓ) = min(A, B), decreasing; also returns the λ found at ℓ
-    let mut f_at = |ell: f64, lambda: &mut f64, w0: &mut [f64], pb: &mut Problem| -> f64 {
+    let f_at = |ell: f64, lambda: &mut f64, w0: &mut [f64], pb: &mut Problem| -> f64 {
         pb.zero_points(ell, w0);
         *lambda = pb.lambda(ell, *lambda, w0);
         let ln_n = pb.ln_lp_norm(ell, *lambda, w0);
