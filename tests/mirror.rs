@@ -287,7 +287,7 @@ fn bregman_step_at_d_1e4_reaches_gap_1e9_within_200_iterations() {
         );
         let u: Vec<f64> = step.x.iter().zip(&a).map(|(x, aj)| x - aj).collect();
         let (n1, np) = (norm_l1(&step.x), norm_lp(&u, p));
-        assert!(n1 <= 1.0 && n1 >= 1.0 - 1e-9, "the l1 ball binds: {n1}");
+        assert!((1.0 - 1e-9..=1.0).contains(&n1), "the l1 ball binds: {n1}");
         assert!(np <= r * (1.0 + 1e-12), "{np}");
         if r < 0.41 {
             assert!(np >= r * (1.0 - 1e-9), "the lp ball binds: {np}");

@@ -51,7 +51,7 @@ fn reproduce_l1_quick_writes_slopes_claims_tables_and_plots() {
         assert!(md.contains(needle), "missing {needle:?} in\n{md}");
     }
     // four sweeps, each with two slopes "estimate [low, high]" and low <= estimate <= high
-    let slopes = table_rows(&md, "### Slopes");
+    let slopes = table_rows(md, "### Slopes");
     assert_eq!(slopes.len(), 4, "{md}");
     for row in &slopes {
         for cell in &row[1..3] {
@@ -88,7 +88,7 @@ fn reproduce_l1_quick_writes_slopes_claims_tables_and_plots() {
     let mut rows = 0;
     for heading in ["#### (a)", "#### (b) excess vs n, epsilon = 50", "#### (b) excess vs n, epsilon = 0.5", "#### (c)"]
     {
-        for row in table_rows(&md, heading) {
+        for row in table_rows(md, heading) {
             let num = |i: usize| row[i].trim_end_matches(" **edge**").parse::<f64>().expect("a number");
             let (epsilon, md_excess, fw_excess, ledger) = (num(3), num(4), num(7), num(10));
             assert!(md_excess > 0.0 && fw_excess > 0.0, "{row:?}");
