@@ -603,8 +603,10 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     );
     md += &format!(
         "Reading the slopes: the population loss here is 1-strongly convex in l2 (E[aa^T] = I), so the worst-case \
-         n^(-1/2) of the SCO bounds need not be tight: with privacy negligible, excess risk may fall faster (up to n^(-1)); \
-         and since the excess is a squared error, a private term can grow faster than sqrt(d) (up to d). \
+         n^(-1/2) of the SCO bounds need not be tight: the excess is a squared error, so its statistical part may fall like \
+         n^(-1) and a private part like (sqrt(d)/(n eps))^2, i.e. n^(-2) (a mix has a slope in [-2, -1]; at epsilon = 50 the \
+         noise multiplier is still about 0.7, so privacy is not negligible), and a private term can grow faster than sqrt(d) \
+         (up to d). \
          Grid points whose mean excess is near F(0) - F* = {TRIVIAL_EXCESS:.3} (the trivial output 0; the grey line in the \
          plots) are at the ceiling and flatten a fitted slope. Frank-Wolfe takes K = 2^(T+1) - 2 steps; the tuned T is \
          small at these n (the notes' caveat), so its excess is largely the few-steps/noise trade-off of choosing T, \

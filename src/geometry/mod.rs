@@ -18,6 +18,7 @@
 //! Proof: proofs/geometry.md.
 
 pub mod mirror;
+mod mirror_kkt;
 
 use crate::error::{Error, Result, check};
 use crate::linalg::{norm_diag_mahalanobis, norm_l2};
