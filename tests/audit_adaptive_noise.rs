@@ -30,7 +30,7 @@ use common::stat::{ALPHA, binomial_interval};
 use dpref::accounting::{Neighbouring, gdp};
 use dpref::audit::canary::{ObservedAlgorithm, audit_canary};
 use dpref::audit::threshold::epsilon_from_counts;
-use dpref::audit::{AuditSettings, Mechanism, ThresholdStrategy, epsilon_lower_bound, sample_scores};
+use dpref::audit::{AuditSettings, FnMechanism, Mechanism, ThresholdStrategy, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;
 use dpref::loss::Loss;
 use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan};
@@ -108,18 +108,15 @@ fn d3_config(z: f64, report_delta: Option<f64>) -> AdaptiveNoiseConfig {
 
 /// One step of PAGAN, released: `ĝ⁰`. Each draw runs the real algorithm with a seed taken from
 /// the audit sampler's stream. (`report_delta = None`: the accountant is read once, outside.)
-struct OneStepPagan {
-    config: AdaptiveNoiseConfig,
+fn one_step_pagan(config: AdaptiveNoiseConfig) -> impl Mechanism<Input = Dataset, Output = Vec<f64>> {
+    FnMechanism::new(move |data: &Dataset, rng: &mut DpRng| one_step_pagan_draw(&config, data, rng))
 }
 
-impl Mechanism for OneStepPagan {
-    type Input = Dataset;
-    type Output = Vec<f64>;
-    fn sample(&self, data: &Dataset, rng: &mut DpRng) -> Vec<f64> {
-        let mut trace = Trace::default();
-        pagan(data, Loss::Linear, &self.config, Seeds::new(rng.next_u64()), &mut trace).expect("invariant: valid");
-        trace.noisy_gradients.pop().expect("one step")
-    }
+/// One draw of [`one_step_pagan`].
+fn one_step_pagan_draw(config: &AdaptiveNoiseConfig, data: &Dataset, rng: &mut DpRng) -> Vec<f64> {
+    let mut trace = Trace::default();
+    pagan(data, Loss::Linear, config, Seeds::new(rng.next_u64()), &mut trace).expect("invariant: valid");
+    trace.noisy_gradients.pop().expect("one step")
 }
 
 /// A reproduction of the same step with a bug in the noise: the noise-free part `g̃` from PAGAN
@@ -199,7 +196,7 @@ fn audit_pagan_single_step_full_batch_is_tight_and_flags_broken_noise() {
     assert!(accounted >= exact, "accounted {accounted} below the exact {exact}");
     assert!((1.0..=3.0).contains(&accounted), "moderate ε: {accounted}");
 
-    let correct = OneStepPagan { config: d3_config(Z3, None) };
+    let correct = one_step_pagan(d3_config(Z3, None));
     let std0 = Z3 * B3 / C3[0].sqrt();
     let (bound, design_bound) = run_d3_audit(&correct, std0, N3, 31);
     eprintln!("D3 PAGAN: certified {bound:.3} (design {design_bound:.3}), accounted {accounted:.3}, exact {exact:.3}");
@@ -375,24 +372,18 @@ fn audit_pagan_add_remove_normaliser_does_not_leak_the_dataset_size() {
         pagan(&one, Loss::Linear, &reporting, Seeds::new(0), &mut Trace::default()).unwrap().privacy.epsilon.unwrap();
     let whitened_norm = |o: &Vec<f64>| o.iter().map(|v| v * v).sum::<f64>();
     let s = AuditSettings { delta: DELTA, confidence: 1.0 - BETA, ..AuditSettings::default() };
-    let (a, b) = sample_scores(&OneStepPagan { config: declared }, &one, &two, 20_000, Seeds::new(51), &whitened_norm);
+    let (a, b) = sample_scores(&one_step_pagan(declared), &one, &two, 20_000, Seeds::new(51), &whitened_norm);
     let r = epsilon_lower_bound(&a, &b, &s).unwrap();
     assert!(r.epsilon <= accounted, "certified {} > accounted {accounted} with a public b", r.epsilon);
-    let (a, b) = sample_scores(&DataSizedPagan { config: cfg }, &one, &two, 20_000, Seeds::new(51), &whitened_norm);
+    let (a, b) = sample_scores(&data_sized_pagan(cfg), &one, &two, 20_000, Seeds::new(51), &whitened_norm);
     let leak = epsilon_lower_bound(&a, &b, &s).unwrap();
     assert!(leak.epsilon > accounted, "b = |D| not flagged: certified {} <= accounted {accounted}", leak.epsilon);
 }
 
 /// The refused pattern, reproduced for the twin: each side normalised by its own `|D|`.
-struct DataSizedPagan {
-    config: AdaptiveNoiseConfig,
-}
-
-impl Mechanism for DataSizedPagan {
-    type Input = Dataset;
-    type Output = Vec<f64>;
-    fn sample(&self, data: &Dataset, rng: &mut DpRng) -> Vec<f64> {
-        let cfg = self.config.clone().with_batch_size_b(data.n() as f64).unwrap();
-        OneStepPagan { config: cfg }.sample(data, rng)
-    }
+fn data_sized_pagan(config: AdaptiveNoiseConfig) -> impl Mechanism<Input = Dataset, Output = Vec<f64>> {
+    FnMechanism::new(move |data: &Dataset, rng: &mut DpRng| {
+        let cfg = config.clone().with_batch_size_b(data.n() as f64).unwrap();
+        one_step_pagan_draw(&cfg, data, rng)
+    })
 }

@@ -26,7 +26,7 @@
 mod common;
 use dpref::accounting::gdp;
 use dpref::audit::canary::{ObservedAlgorithm, audit_canary};
-use dpref::audit::{AuditSettings, Mechanism, epsilon_lower_bound, sample_scores};
+use dpref::audit::{AuditSettings, FnMechanism, Mechanism, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;
 use dpref::loss::Loss;
 use dpref::model::Glm;
@@ -92,24 +92,18 @@ fn design(n: u64, tpr: &dyn Fn(f64) -> f64) -> f64 {
 
 /// One run of `dp_minibatch`, seeded from the audit sampler's stream; the output is
 /// `b·Σ_t g̃_{t,0}` (the released coordinate 0, rescaled to the sum).
-struct ReleasedCoordinate {
-    config: MinibatchConfig,
-}
-
-impl Mechanism for ReleasedCoordinate {
-    type Input = Dataset;
-    type Output = f64;
-    fn sample(&self, data: &Dataset, rng: &mut DpRng) -> f64 {
+fn released_coordinate(config: MinibatchConfig) -> impl Mechanism<Input = Dataset, Output = f64> {
+    FnMechanism::new(move |data: &Dataset, rng: &mut DpRng| {
         let mut trace = Trace::default();
-        dp_minibatch(data, &model(), &self.config, Seeds::new(rng.next_u64()), &mut trace).expect("invariant: valid");
-        trace.noisy_gradients.iter().map(|g| g[0] * B).sum()
-    }
+        dp_minibatch(data, &model(), &config, Seeds::new(rng.next_u64()), &mut trace).expect("invariant: valid");
+        trace.noisy_gradients.iter().map(|g| g[0] * B).sum::<f64>()
+    })
 }
 
 /// Audits one configuration with `n` draws per side (Bonferroni, confidence 1 − 1e-7).
 fn audit_release(config: MinibatchConfig, n: usize, seed: u64) -> f64 {
     let id = |x: &f64| *x;
-    let mechanism = ReleasedCoordinate { config };
+    let mechanism = released_coordinate(config);
     let (a, b) = sample_scores(&mechanism, &dataset(true), &dataset(false), n, Seeds::new(seed), &id);
     epsilon_lower_bound(&a, &b, &bonferroni()).expect("valid samples").epsilon
 }

@@ -39,7 +39,7 @@ mod common;
 use common::stat::binomial_interval;
 use dpref::accounting::gdp;
 use dpref::audit::threshold::epsilon_from_counts;
-use dpref::audit::{AuditSettings, Mechanism, ThresholdStrategy, epsilon_lower_bound, sample_scores};
+use dpref::audit::{AuditSettings, FnMechanism, Mechanism, ThresholdStrategy, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;
 use dpref::loss::Loss;
 use dpref::optim::l1::frank_wolfe::{FrankWolfeConfig, FwPrivacy, Polytope, SensitivityReading, TreePath};
@@ -110,22 +110,18 @@ fn md_config(privacy: Privacy) -> NoisyMirrorDescentConfig {
 /// T steps, projected on (1, 1)/√2, times b, standardised by the CLAIMED σ:
 /// `Σ_t b⟨ĝ_t, u⟩/(σC√T) + √T/σ`, which is N(μ, 1) on D and N(0, 1) on D′ for the correct run, μ = 2√T/σ (T Gaussian
 /// steps of sensitivity 2C and std σC on the sum: exactly μ-GDP). Line 5 is post-processing.
-struct ReleasedGradients {
+fn released_gradients(
     config: NoisyMirrorDescentConfig,
     sigma_claimed: f64,
-}
-
-impl Mechanism for ReleasedGradients {
-    type Input = Dataset;
-    type Output = f64;
-    fn sample(&self, data: &Dataset, rng: &mut DpRng) -> f64 {
+) -> impl Mechanism<Input = Dataset, Output = f64> {
+    FnMechanism::new(move |data: &Dataset, rng: &mut DpRng| {
         let mut trace = Trace::default();
-        noisy_mirror_descent(data, Loss::Linear, &self.config, Seeds::new(rng.next_u64()), &mut trace)
+        noisy_mirror_descent(data, Loss::Linear, &config, Seeds::new(rng.next_u64()), &mut trace)
             .expect("invariant: valid run");
-        let (c, t, sigma) = (2f64.sqrt(), MD_T as f64, self.sigma_claimed);
+        let (c, t, sigma) = (2f64.sqrt(), MD_T as f64, sigma_claimed);
         let along: f64 = trace.noisy_gradients.iter().map(|g| (g[0] + g[1]) / c).sum();
         along * MD_N as f64 / (sigma * c * t.sqrt()) + t.sqrt() / sigma
-    }
+    })
 }
 
 /// \[AFKT\] Algorithm 1, one phase: T = 2 full-batch steps (b = n = 3, so no subsampling) with the
@@ -155,10 +151,8 @@ fn audit_l1_mirror_descent_full_batch_below_accounted_and_flags_half_noise() {
         (0..=300).map(|i| f64::from(i) * 0.02).map(|u| (u, normal_cdf(shift - u), normal_cdf(-u))).collect()
     };
     let audit = |sigma_run: f64, n: usize, seed: u64, threshold: f64| -> f64 {
-        let mechanism = ReleasedGradients {
-            config: md_config(Privacy::NoiseMultiplier { sigma: sigma_run, report_delta: None }),
-            sigma_claimed: sigma,
-        };
+        let mechanism =
+            released_gradients(md_config(Privacy::NoiseMultiplier { sigma: sigma_run, report_delta: None }), sigma);
         let id = |x: &f64| *x;
         let (a, b) = sample_scores(&mechanism, &md_data(1.0), &md_data(-1.0), n, Seeds::new(seed), &id);
         epsilon_lower_bound(&a, &b, &fixed(threshold, MD_DELTA)).expect("valid samples").epsilon
@@ -238,20 +232,14 @@ fn run_if_replaced_in_right_child(
 /// coded as `4·w_1 + w_2`. The permutation does not depend on the data and the ledger's
 /// argument holds for every permutation, so the conditional mechanism is ε_ledger-DP too;
 /// conditioning removes the mixture over where the record lands, which only dilutes the audit.
-struct Selections {
-    config: FrankWolfeConfig,
-}
-
-impl Mechanism for Selections {
-    type Input = Dataset;
-    type Output = usize;
-    fn sample(&self, data: &Dataset, rng: &mut DpRng) -> usize {
+fn selections(config: FrankWolfeConfig) -> impl Mechanism<Input = Dataset, Output = usize> {
+    FnMechanism::new(move |data: &Dataset, rng: &mut DpRng| {
         loop {
-            if let Some(fw) = run_if_replaced_in_right_child(&self.config, data, Seeds::new(rng.next_u64())) {
+            if let Some(fw) = run_if_replaced_in_right_child(&config, data, Seeds::new(rng.next_u64())) {
                 return 4 * fw.leaves[0].vertex + fw.leaves[1].vertex;
             }
         }
-    }
+    })
 }
 
 /// The exact conditional law of the coded output on each side: `ln P(w_1, w_2)` from
@@ -278,7 +266,7 @@ fn discrete_candidates(llr: &[f64], log_p: &[f64], log_q: &[f64]) -> Vec<(f64, f
 /// CLAIMED (correct) mechanism, at the threshold `t`.
 fn audit_selections(config: FrankWolfeConfig, llr: &[f64], n: usize, seed: u64, t: f64) -> f64 {
     let score = |c: &usize| llr[*c];
-    let (a, b) = sample_scores(&Selections { config }, &fw_data(1.0), &fw_data(-1.0), n, Seeds::new(seed), &score);
+    let (a, b) = sample_scores(&selections(config), &fw_data(1.0), &fw_data(-1.0), n, Seeds::new(seed), &score);
     epsilon_lower_bound(&a, &b, &fixed(t, 0.0)).expect("valid samples").epsilon
 }
 

@@ -320,40 +320,35 @@ fn bad_parameters_return_typed_errors() {
     non_finite!(diagonal_adagrad_pathwise_regret(&[vec![nan, 0.0], vec![0.0, 1.0]], &xs, &u, 3.0, 1.0));
     empty!(diagonal_adagrad_pathwise_regret::<Vec<f64>, Vec<f64>>(&[], &[], &u, 3.0, 1.0));
     // explicit forms
-    let pasan = PasanExplicitInputs {
-        sum_sq_norm_g_tilde: 1.0,
+    let common = ExplicitCommon {
         steps_t: 4,
         noise_std_s: 0.5,
         clip_radius_b: 2.0,
         ellipsoid_c: &c,
-        diam_2: 2.0,
         diam_c_inv: 2.0,
         step_scale_alpha: 2.0,
         clipping_bias: 0.0,
     };
+    let pasan = PasanExplicitInputs { sum_sq_norm_g_tilde: 1.0, diam_2: 2.0, common };
+    let pagan = PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0, 2.0], diam_inf: 2.0, common };
     assert!(pasan_bound_explicit(&pasan).is_ok());
-    invalid!(pasan_bound_explicit(&PasanExplicitInputs { sum_sq_norm_g_tilde: -1.0, ..pasan }));
-    invalid!(pasan_bound_explicit(&PasanExplicitInputs { steps_t: 0, ..pasan }));
-    invalid!(pasan_bound_explicit(&PasanExplicitInputs { noise_std_s: nan, ..pasan }));
-    invalid!(pasan_bound_explicit(&PasanExplicitInputs { clip_radius_b: 0.0, ..pasan }));
-    invalid!(pasan_bound_explicit(&PasanExplicitInputs { diam_2: inf, ..pasan }));
-    invalid!(pasan_bound_explicit(&PasanExplicitInputs { step_scale_alpha: 0.0, ..pasan }));
-    invalid!(pasan_bound_explicit(&PasanExplicitInputs { clipping_bias: -0.1, ..pasan }));
-    let pagan = PaganExplicitInputs {
-        sum_sq_g_tilde_per_coordinate: &[1.0, 2.0],
-        steps_t: 4,
-        noise_std_s: 0.5,
-        clip_radius_b: 2.0,
-        ellipsoid_c: &c,
-        diam_inf: 2.0,
-        diam_c_inv: 2.0,
-        step_scale_alpha: 2.0,
-        clipping_bias: 0.0,
-    };
     assert!(pagan_bound_explicit(&pagan).is_ok());
+    // the inputs both theorems take, each invalid in turn, refused by both
+    for common in [
+        ExplicitCommon { steps_t: 0, ..common },
+        ExplicitCommon { noise_std_s: nan, ..common },
+        ExplicitCommon { clip_radius_b: 0.0, ..common },
+        ExplicitCommon { step_scale_alpha: 0.0, ..common },
+        ExplicitCommon { clipping_bias: -0.1, ..common },
+        ExplicitCommon { diam_c_inv: -1.0, ..common },
+    ] {
+        invalid!(pasan_bound_explicit(&PasanExplicitInputs { common, ..pasan }));
+        invalid!(pagan_bound_explicit(&PaganExplicitInputs { common, ..pagan }));
+    }
+    invalid!(pasan_bound_explicit(&PasanExplicitInputs { sum_sq_norm_g_tilde: -1.0, ..pasan }));
+    invalid!(pasan_bound_explicit(&PasanExplicitInputs { diam_2: inf, ..pasan }));
     invalid!(pagan_bound_explicit(&PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0], ..pagan }));
     invalid!(pagan_bound_explicit(&PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0, -2.0], ..pagan }));
-    invalid!(pagan_bound_explicit(&PaganExplicitInputs { diam_c_inv: -1.0, ..pagan }));
     non_finite!(pagan_bound_explicit(&PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0, inf], ..pagan }));
     // printed rates and tuned B
     let s = RateSetting {

@@ -20,29 +20,21 @@ use proptest::prelude::*;
 #[test]
 fn explicit_bounds_match_hand_computation() {
     let c = [1.0, 4.0];
-    let pasan = pasan_bound_explicit(&PasanExplicitInputs {
-        sum_sq_norm_g_tilde: 11.0,
+    let common = ExplicitCommon {
         steps_t: 4,
         noise_std_s: 0.5,
         clip_radius_b: 2.0,
         ellipsoid_c: &c,
-        diam_2: 2.0,
         diam_c_inv: 2.0,
         step_scale_alpha: 2.0,
         clipping_bias: 0.25,
-    })
-    .unwrap();
+    };
+    let pasan = pasan_bound_explicit(&PasanExplicitInputs { sum_sq_norm_g_tilde: 11.0, diam_2: 2.0, common }).unwrap();
     assert_eq!((pasan.adaptive_term, pasan.clipping_term, pasan.total()), (3.0, 0.5, 3.5));
     let pagan = pagan_bound_explicit(&PaganExplicitInputs {
         sum_sq_g_tilde_per_coordinate: &[3.0, 0.0],
-        steps_t: 4,
-        noise_std_s: 0.5,
-        clip_radius_b: 2.0,
-        ellipsoid_c: &c,
         diam_inf: 2.0,
-        diam_c_inv: 2.0,
-        step_scale_alpha: 2.0,
-        clipping_bias: 0.25,
+        common,
     })
     .unwrap();
     assert_rel(pagan.adaptive_term, 0.75 * (7f64.sqrt() + 1.0), 1e-15, "pagan");
@@ -66,19 +58,22 @@ fn explicit_bounds_reduce_to_the_pathwise_cores_without_noise() {
         let alpha = 0.7 * diam;
         let (xs, gs) = run_on_box(method, &lower, &upper, &[0.0, 0.25, 0.0], alpha, gs.len(), fixed(&gs));
         let t = gs.len() as u64;
+        let common = ExplicitCommon {
+            steps_t: t,
+            noise_std_s: 0.0,
+            clip_radius_b: 1.0,
+            ellipsoid_c: &c,
+            diam_c_inv: dia.diam_c_inv,
+            step_scale_alpha: alpha,
+            clipping_bias: 0.0,
+        };
         let (pathwise, explicit) = match method {
             Method::AdagradNorm => {
                 let r = adagrad_norm_sgd_pathwise_regret(&gs, &xs, &u, diam, alpha).unwrap();
                 let e = pasan_bound_explicit(&PasanExplicitInputs {
                     sum_sq_norm_g_tilde: gs.iter().flatten().map(|v| v * v).sum(),
-                    steps_t: t,
-                    noise_std_s: 0.0,
-                    clip_radius_b: 1.0,
-                    ellipsoid_c: &c,
                     diam_2: diam,
-                    diam_c_inv: dia.diam_c_inv,
-                    step_scale_alpha: alpha,
-                    clipping_bias: 0.0,
+                    common,
                 })
                 .unwrap();
                 (r.bound_corrected, e)
@@ -88,14 +83,8 @@ fn explicit_bounds_reduce_to_the_pathwise_cores_without_noise() {
                 let per: Vec<f64> = (0..3).map(|j| gs.iter().map(|g| g[j] * g[j]).sum()).collect();
                 let e = pagan_bound_explicit(&PaganExplicitInputs {
                     sum_sq_g_tilde_per_coordinate: &per,
-                    steps_t: t,
-                    noise_std_s: 0.0,
-                    clip_radius_b: 1.0,
-                    ellipsoid_c: &c,
                     diam_inf: diam,
-                    diam_c_inv: dia.diam_c_inv,
-                    step_scale_alpha: alpha,
-                    clipping_bias: 0.0,
+                    common,
                 })
                 .unwrap();
                 (r.bound_corrected, e)
@@ -131,18 +120,17 @@ fn explicit_and_printed_forms_agree_on_noise_and_clipping() {
     };
     for (d, alpha) in [(2.0, 2.0), (3.0, 1.0)] {
         let coef = d * d / (2.0 * alpha) + alpha;
-        let explicit = pasan_bound_explicit(&PasanExplicitInputs {
-            sum_sq_norm_g_tilde: 0.0,
+        let common = ExplicitCommon {
             steps_t: t as u64,
             noise_std_s: s,
             clip_radius_b: clip_b,
             ellipsoid_c: &c,
-            diam_2: d,
             diam_c_inv: dci,
             step_scale_alpha: alpha,
             clipping_bias: 0.0,
-        })
-        .unwrap();
+        };
+        let explicit =
+            pasan_bound_explicit(&PasanExplicitInputs { sum_sq_norm_g_tilde: 0.0, diam_2: d, common }).unwrap();
         let printed = pasan_rate_printed_unit_constant(&setting, d, t as u64, 0.0, clip_b).unwrap();
         assert_rel(explicit.adaptive_term, coef / (d * c_const.sqrt()) * printed.noise, 1e-13, "pasan noise");
         let printed_s = ((1.0 / delta).ln() / (b * eps)).sqrt();
@@ -150,14 +138,8 @@ fn explicit_and_printed_forms_agree_on_noise_and_clipping() {
 
         let explicit = pagan_bound_explicit(&PaganExplicitInputs {
             sum_sq_g_tilde_per_coordinate: &[0.0; 3],
-            steps_t: t as u64,
-            noise_std_s: s,
-            clip_radius_b: clip_b,
-            ellipsoid_c: &c,
             diam_inf: d,
-            diam_c_inv: dci,
-            step_scale_alpha: alpha,
-            clipping_bias: 0.0,
+            common,
         })
         .unwrap();
         let printed9 = pagan_rate_printed_unit_constant(&setting, d, t as u64, 0.0, clip_b).unwrap();

@@ -70,6 +70,11 @@ fn golden_lemma1_closed_forms() {
 // ---------------------------------------------------------------------------------------------
 
 /// The printed floors with a *float* ν = s/T, as a hurried implementation would write them.
+/// Thm. 2's inputs in the order of eq. (51): R, κ, α, s, `Σ_{t∈T_ν} E‖D^t‖₁`, `E‖N^t‖²_{D^t}`.
+fn thm2(r: f64, kappa: f64, alpha: f64, delay_s: u64, sum: f64, noise_d_norms: &[f64]) -> Theorem2Inputs<'_> {
+    Theorem2Inputs { r, kappa, alpha, delay_s, sum_d_l1_over_t_nu: sum, noise_d_norms }
+}
+
 fn float_floor_exponent(t: u64, s: u64, steps_t: u64) -> u64 {
     let nu = s as f64 / steps_t as f64;
     let nt = nu * steps_t as f64;
@@ -139,8 +144,13 @@ fn prop_theorem2_schedule() {
     // The library's bound exponent at s = 1, T = 5: printed / corrected first terms with
     // R = 0, κ = 1, ΣE‖D‖₁ = √5, no noise, α = 0.5: 1/0.5⁵ = 32 and 1/0.5⁶ = 64.
     let zeros = [0.0; 5];
-    assert_rel(theorem2_bound_printed(0.0, 1.0, 0.5, 1, 5f64.sqrt(), &zeros).unwrap(), 32.0, 1e-14, "printed exp 5");
-    assert_rel(theorem2_bound(0.0, 1.0, 0.5, 1, 5f64.sqrt(), &zeros).unwrap(), 64.0, 1e-14, "corrected exp 6");
+    assert_rel(
+        theorem2_bound_printed(&thm2(0.0, 1.0, 0.5, 1, 5f64.sqrt(), &zeros)).unwrap(),
+        32.0,
+        1e-14,
+        "printed exp 5",
+    );
+    assert_rel(theorem2_bound(&thm2(0.0, 1.0, 0.5, 1, 5f64.sqrt(), &zeros)).unwrap(), 64.0, 1e-14, "corrected exp 6");
 }
 
 /// α, its conditions and κ by hand (erratum 2). `α(ε = 0.5, M = 4) = min{0.5, 1/2.5, 1} = 0.4`,
@@ -201,12 +211,12 @@ fn golden_theorem2_bound_and_t_nu() {
     let ones = [1.0; 4];
     let noise = (1.0 + 0.5 / 2f64.sqrt() + 0.5 / 3f64.sqrt() + 0.25 / 2.0) / 4.0;
     assert_rel(theorem2_noise_term(0.5, 2, &ones).unwrap(), noise, 1e-14, "noise term");
-    assert_rel(theorem2_bound_printed(1.0, 1.0, 0.5, 2, 3.0, &ones).unwrap(), 12.0 + noise, 1e-14, "printed");
-    assert_rel(theorem2_bound(1.0, 1.0, 0.5, 2, 3.0, &ones).unwrap(), 24.0 + noise, 1e-14, "corrected");
+    assert_rel(theorem2_bound_printed(&thm2(1.0, 1.0, 0.5, 2, 3.0, &ones)).unwrap(), 12.0 + noise, 1e-14, "printed");
+    assert_rel(theorem2_bound(&thm2(1.0, 1.0, 0.5, 2, 3.0, &ones)).unwrap(), 24.0 + noise, 1e-14, "corrected");
     assert_rel(expected_noise_d_norm(2.0, 3.0, 6, 5.0).unwrap(), 5.0, 1e-15, "E||N||_D^2");
     // An overflowing (vacuous) bound is an error, not ∞.
     let long = vec![0.0; 5000];
-    assert!(matches!(theorem2_bound(1.0, 1.0, 1e-3, 1, 1.0, &long), Err(Error::Numerical { .. })));
+    assert!(matches!(theorem2_bound(&thm2(1.0, 1.0, 1e-3, 1, 1.0, &long)), Err(Error::Numerical { .. })));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -375,7 +385,7 @@ fn invalid_inputs_are_refused() {
     for alpha in [0.0, 1.5, -0.5, nan] {
         invalid(theorem2_learning_rate(alpha, 1, 1), "alpha");
         invalid(theorem2_learning_rate_printed_floors(alpha, 1, 1), "alpha");
-        invalid(theorem2_bound(1.0, 1.0, alpha, 1, 1.0, &[1.0]), "alpha");
+        invalid(theorem2_bound(&thm2(1.0, 1.0, alpha, 1, 1.0, &[1.0])), "alpha");
         invalid(kappa_min(alpha, 1.0, 1.0, 0.1, 0.5), "alpha");
     }
     invalid(theorem2_learning_rate(0.5, 0, 1), "t");
@@ -394,9 +404,9 @@ fn invalid_inputs_are_refused() {
     assert!(matches!(theorem2_noise_term(0.5, 1, &[1.0, nan]), Err(Error::NonFinite { index: 1, .. })));
     invalid(theorem2_noise_term(0.5, 1, &[1.0, -1.0]), "noise_d_norms");
     invalid(theorem2_noise_term(0.5, 3, &[1.0, 1.0]), "delay_s");
-    invalid(theorem2_bound(-1.0, 1.0, 0.5, 1, 1.0, &[1.0]), "r");
-    invalid(theorem2_bound(1.0, nan, 0.5, 1, 1.0, &[1.0]), "kappa");
-    invalid(theorem2_bound_printed(1.0, 1.0, 0.5, 1, -1.0, &[1.0]), "sum_d_l1_over_t_nu");
+    invalid(theorem2_bound(&thm2(-1.0, 1.0, 0.5, 1, 1.0, &[1.0])), "r");
+    invalid(theorem2_bound(&thm2(1.0, nan, 0.5, 1, 1.0, &[1.0])), "kappa");
+    invalid(theorem2_bound_printed(&thm2(1.0, 1.0, 0.5, 1, -1.0, &[1.0])), "sum_d_l1_over_t_nu");
 
     invalid(h_ratio(-1.0, 1.0, 1, 0.1), "mean_g_l1");
     invalid(h_ratio(1.0, nan, 1, 0.1), "mean_avg_acc_l1");

@@ -6,7 +6,7 @@ mod common;
 
 use common::stat::{ALPHA, chi_square_interval};
 use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
-use dpref::audit::{AuditSettings, Mechanism, epsilon_lower_bound, sample_scores};
+use dpref::audit::{AuditSettings, FnMechanism, Mechanism, epsilon_lower_bound, sample_scores};
 use dpref::data::sparse::{SparseDataset, bag_of_words};
 use dpref::loss::Loss;
 use dpref::model::{GradientOracle, SparseGlm};
@@ -518,19 +518,13 @@ fn p15_paper_settings_epsilons() {
 
 /// The adaptive release of a two-step DP²-RMSProp run (s1 = s2 = 1, full batch, add/remove with
 /// the public b = n): `b·g̃¹₀/C2` on the canary coordinate.
-struct AdaptiveRelease {
-    cfg: Dp2Config,
-}
-
-impl Mechanism for AdaptiveRelease {
-    type Input = SparseDataset;
-    type Output = f64;
-    fn sample(&self, data: &SparseDataset, rng: &mut DpRng) -> f64 {
+fn adaptive_release(cfg: Dp2Config) -> impl Mechanism<Input = SparseDataset, Output = f64> {
+    FnMechanism::new(move |data: &SparseDataset, rng: &mut DpRng| {
         let mut trace = Trace::default();
         let oracle = SparseGlm { loss: Loss::Linear, data };
-        dp2(&oracle, &self.cfg, Seeds::new(rng.next_u64()), &mut trace).expect("invariant: valid");
-        trace.noisy_gradients[1][0] * self.cfg.batch_size_b.unwrap() / self.cfg.clip_adaptive_c2
-    }
+        dp2(&oracle, &cfg, Seeds::new(rng.next_u64()), &mut trace).expect("invariant: valid");
+        trace.noisy_gradients[1][0] * cfg.batch_size_b.unwrap() / cfg.clip_adaptive_c2
+    })
 }
 
 /// P16, white-box canary audit of DP²-RMSProp: D = 9 records without features on coordinate 0,
@@ -559,7 +553,7 @@ fn p16_canary_audit_of_dp2_rmsprop() {
         .unwrap();
     let settings = AuditSettings { delta, confidence: 1.0 - 1e-7, ..AuditSettings::default() };
     let audit = |cfg: Dp2Config| {
-        let (sa, sb) = sample_scores(&AdaptiveRelease { cfg }, &d2, &d, 200_000, Seeds::new(61), &|x: &f64| *x);
+        let (sa, sb) = sample_scores(&adaptive_release(cfg), &d2, &d, 200_000, Seeds::new(61), &|x: &f64| *x);
         epsilon_lower_bound(&sa, &sb, &settings).unwrap().epsilon
     };
     // the broken twin's release is N(1, (σC1/C2)²) vs N(0, ·): μ = C2/(σC1) = 8; its design bound

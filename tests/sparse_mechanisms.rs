@@ -7,7 +7,7 @@ mod common;
 use common::sparse_data::sparse_rows_from;
 use dpref::accounting::{DpEvent, gaussian};
 use dpref::audit::mechanism::ProjectionScore;
-use dpref::audit::{AuditSettings, Mechanism, epsilon_lower_bound, sample_scores};
+use dpref::audit::{AuditSettings, FnMechanism, Mechanism, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;
 use dpref::data::sparse::SparseDataset;
 use dpref::error::Error;
@@ -227,16 +227,10 @@ fn stat_d4_projection_mechanism_second_moment_within_bound() {
 
 /// Algorithm 1 as a black box for the audit engine: one draw of ẑ on a dense dataset. `twin`
 /// runs at ε·2√s, i.e. Laplace scale L/(nε) instead of 2L√s/(nε): the sensitivity taken as L.
-struct Alg1 {
-    cfg: ProjectionMechanismConfig,
-}
-
-impl Mechanism for Alg1 {
-    type Input = Dataset;
-    type Output = Vec<f64>;
-    fn sample(&self, input: &Dataset, rng: &mut DpRng) -> Vec<f64> {
-        self.cfg.run(SparseVectors::Dense(input), Seeds::new(rng.random::<u64>())).unwrap().z_hat
-    }
+fn alg1(cfg: ProjectionMechanismConfig) -> impl Mechanism<Input = Dataset, Output = Vec<f64>> {
+    FnMechanism::new(move |input: &Dataset, rng: &mut DpRng| {
+        cfg.run(SparseVectors::Dense(input), Seeds::new(rng.random::<u64>())).unwrap().z_hat
+    })
 }
 
 /// Adversarial replace-one neighbours in d = 2, s = 2, L = 1, n = 100: D has 50 copies of
@@ -268,7 +262,7 @@ fn audit_c9_projection_mechanism_laplace_and_gaussian_with_broken_twins() {
     let runs = 300_000usize;
     let score = ProjectionScore::new(vec![1.0, 1.0]).unwrap();
     let audit = |cfg: ProjectionMechanismConfig, delta: f64| {
-        let (sa, sb) = sample_scores(&Alg1 { cfg }, &d, &d_prime, runs, Seeds::new(99), &score);
+        let (sa, sb) = sample_scores(&alg1(cfg), &d, &d_prime, runs, Seeds::new(99), &score);
         let settings = AuditSettings { delta, confidence: 1.0 - 1e-6, ..AuditSettings::default() };
         epsilon_lower_bound(&sa, &sb, &settings).unwrap().epsilon
     };

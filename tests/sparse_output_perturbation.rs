@@ -6,6 +6,9 @@
 //! Every check here is exact (deterministic, up to stated floating-point tolerances): no test draws
 //! a statistic whose threshold needs a false-failure margin.
 
+mod common;
+
+use common::sparse_data::random_support;
 use dpref::accounting::{DpEvent, gaussian};
 use dpref::data::sparse::SparseDataset;
 use dpref::error::Error;
@@ -24,14 +27,7 @@ fn records(n: usize, d: usize, s: usize, l: f64, seed: u64) -> (Vec<Vec<(usize, 
     let mut rows = Vec::new();
     let mut labels = Vec::new();
     for i in 0..n {
-        let mut support: Vec<usize> = Vec::new();
-        while support.len() < s {
-            let j = rng.random_range(0..d);
-            if !support.contains(&j) {
-                support.push(j);
-            }
-        }
-        support.sort_unstable();
+        let support = random_support(&mut rng, d, s);
         let vals: Vec<f64> = support.iter().map(|_| rng.random_range(-1.0..1.0)).collect();
         let norm = norm_l2(&vals);
         let target = if i == 0 { l * (1.0 - 1e-15) } else { l * rng.random_range(0.2..1.0) };

@@ -11,7 +11,7 @@ use common::sparse_data::sparse_rows_from;
 use dpref::accounting::approx_dp::ApproxDpAccountant;
 use dpref::accounting::composition::ApproxDp;
 use dpref::accounting::{DpEvent, Neighbouring, gdp};
-use dpref::audit::{AuditSettings, Mechanism, ThresholdStrategy, epsilon_lower_bound, sample_scores};
+use dpref::audit::{AuditSettings, FnMechanism, Mechanism, ThresholdStrategy, epsilon_lower_bound, sample_scores};
 use dpref::bounds::sparse::lemma65_expected_stopping_time_printed;
 use dpref::data::sparse::SparseDataset;
 use dpref::error::{Error, Result};
@@ -376,21 +376,15 @@ fn stat_d5_sparse_sgd_expected_stopping_time_within_lemma_6_5() {
 
 /// One step of Algorithm 6 at level N = 0 on the worst-case neighbours, as a scalar: −(x¹ − x⁰)₀/η
 /// = 𝒢(x⁰)₀ with x⁰ = 0, η = 1, X = ℝ².
-struct OneStep {
-    cfg: BiasReducedSgdConfig,
-}
-
-impl Mechanism for OneStep {
-    type Input = SparseDataset;
-    type Output = f64;
-    fn sample(&self, data: &SparseDataset, rng: &mut DpRng) -> f64 {
+fn one_step(cfg: BiasReducedSgdConfig) -> impl Mechanism<Input = SparseDataset, Output = f64> {
+    FnMechanism::new(move |data: &SparseDataset, rng: &mut DpRng| {
         let glm = SparseGlm { loss: Loss::Linear, data };
         let mut steps = FilteredSteps::new(Seeds::new(rng.random())).expect("valid");
-        let mech = Claimed(self.cfg.estimator().unwrap().per_call().unwrap());
+        let mech = Claimed(cfg.estimator().unwrap().per_call().unwrap());
         let mut x = vec![0.0; 2];
-        self.cfg.step_with(&mut x, glm, 0, &mech, &mut steps).expect("valid step");
+        cfg.step_with(&mut x, glm, 0, &mech, &mut steps).expect("valid step");
         -x[0]
-    }
+    })
 }
 
 /// Algorithm 1 recording its claims, as Algorithm 6 does (the crate's mechanism is private).
@@ -441,7 +435,7 @@ fn audit_sparse_sgd_one_step_below_accounted_and_exact_check_flags_wrong_n() {
     assert!(cost.epsilon <= step_cost_c(256, 0) && cost.delta <= step_cost_c(256, 0) * 1e-5);
 
     let n = 100_000;
-    let (a, b) = sample_scores(&OneStep { cfg: cfg.clone() }, &d, &d_prime, n, Seeds::new(21), &|x: &f64| *x);
+    let (a, b) = sample_scores(&one_step(cfg.clone()), &d, &d_prime, n, Seeds::new(21), &|x: &f64| *x);
     let settings = AuditSettings {
         delta: cost.delta,
         confidence: 1.0 - 1e-7,

@@ -14,8 +14,8 @@
 //! diameters assume, and the same check rejects it.
 
 use dpref::bounds::adaptive_noise::{
-    Diameters, PaganExplicitInputs, PasanExplicitInputs, box_diameters, glm_radial_clipping_bias, pagan_bound_explicit,
-    pasan_bound_explicit,
+    Diameters, ExplicitCommon, PaganExplicitInputs, PasanExplicitInputs, box_diameters, glm_radial_clipping_bias,
+    pagan_bound_explicit, pasan_bound_explicit,
 };
 use dpref::data::{Dataset, absolute_regression, absolute_regression_scales};
 use dpref::geometry::Domain;
@@ -120,6 +120,20 @@ fn check(adagrad: bool) -> Check {
 }
 
 impl Check {
+    /// The inputs Thms. 8 and 9 share, at the run's T, s, B, C, D_{C⁻¹} and clipping bias, with
+    /// the step scale α (the theorem's diameter).
+    fn common(&self, alpha: f64) -> ExplicitCommon<'_> {
+        ExplicitCommon {
+            steps_t: self.t,
+            noise_std_s: self.s,
+            clip_radius_b: self.b,
+            ellipsoid_c: &self.c,
+            diam_c_inv: self.diam.diam_c_inv,
+            step_scale_alpha: alpha,
+            clipping_bias: self.bias,
+        }
+    }
+
     /// The bound `full` holds for the runs' upper excess, and the power twin (no projection onto
     /// X, step scale ×1000) breaks it.
     fn assert_holds_and_twin_fails(self, full: f64, name: &str, theorem: &str) {
@@ -138,23 +152,14 @@ fn stat_theorem_8_explicit_bound_holds_for_pasan() {
     let k = check(false);
     let (t, b, s, c, diam, sum) = (k.t, k.b, k.s, &k.c, &k.diam, &k.sum);
     let tr: f64 = c.iter().map(|cj| 1.0 / cj).sum();
-    let bound = |noise_std_s: f64| {
-        let g_tilde = (sum.energy_lower[0] - t as f64 * s * s * b * b * tr).max(0.0);
-        pasan_bound_explicit(&PasanExplicitInputs {
-            sum_sq_norm_g_tilde: g_tilde,
-            steps_t: t,
-            noise_std_s,
-            clip_radius_b: b,
-            ellipsoid_c: c,
-            diam_2: diam.diam_2,
-            diam_c_inv: diam.diam_c_inv,
-            step_scale_alpha: diam.diam_2,
-            clipping_bias: k.bias,
-        })
-        .unwrap()
-        .total()
-    };
-    let full = bound(s);
+    let g_tilde = (sum.energy_lower[0] - t as f64 * s * s * b * b * tr).max(0.0);
+    let full = pasan_bound_explicit(&PasanExplicitInputs {
+        sum_sq_norm_g_tilde: g_tilde,
+        diam_2: diam.diam_2,
+        common: k.common(diam.diam_2),
+    })
+    .unwrap()
+    .total();
     k.assert_holds_and_twin_fails(full, "PASAN", "Thm 8");
 }
 
@@ -162,23 +167,14 @@ fn stat_theorem_8_explicit_bound_holds_for_pasan() {
 fn stat_theorem_9_explicit_bound_holds_for_pagan() {
     let k = check(true);
     let (t, b, s, c, diam, sum) = (k.t, k.b, k.s, &k.c, &k.diam, &k.sum);
-    let bound = |noise_std_s: f64| {
-        let g_tilde: Vec<f64> =
-            sum.energy_lower.iter().zip(c).map(|(e, cj)| (e - t as f64 * s * s * b * b / cj).max(0.0)).collect();
-        pagan_bound_explicit(&PaganExplicitInputs {
-            sum_sq_g_tilde_per_coordinate: &g_tilde,
-            steps_t: t,
-            noise_std_s,
-            clip_radius_b: b,
-            ellipsoid_c: c,
-            diam_inf: diam.diam_inf,
-            diam_c_inv: diam.diam_c_inv,
-            step_scale_alpha: diam.diam_inf,
-            clipping_bias: k.bias,
-        })
-        .unwrap()
-        .total()
-    };
-    let full = bound(s);
+    let g_tilde: Vec<f64> =
+        sum.energy_lower.iter().zip(c).map(|(e, cj)| (e - t as f64 * s * s * b * b / cj).max(0.0)).collect();
+    let full = pagan_bound_explicit(&PaganExplicitInputs {
+        sum_sq_g_tilde_per_coordinate: &g_tilde,
+        diam_inf: diam.diam_inf,
+        common: k.common(diam.diam_inf),
+    })
+    .unwrap()
+    .total();
     k.assert_holds_and_twin_fails(full, "PAGAN", "Thm 9");
 }

@@ -50,6 +50,23 @@ impl Neighbouring {
             Neighbouring::ReplaceOne => 2.0,
         }
     }
+
+    /// The noise multiplier of a Gaussian release relative to its sensitivity under this
+    /// relation: z for `Gaussian { z }`, `s/f` for `PerExampleSumGaussian { s }` (f =
+    /// [`Neighbouring::sum_sensitivity_factor`]); `None` for an event that is not a Gaussian
+    /// release.
+    ///
+    /// # Errors
+    /// `Some(Err(InvalidParameter))` for a multiplier that is not finite and > 0.
+    pub fn gaussian_multiplier(self, event: &DpEvent) -> Option<Result<f64>> {
+        match event {
+            DpEvent::Gaussian { noise_multiplier: z } => Some(check::positive("sigma", *z)),
+            DpEvent::PerExampleSumGaussian { noise_multiplier: s } => {
+                Some(check::positive("sigma", *s).map(|s| s / self.sum_sensitivity_factor()))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for Neighbouring {

@@ -20,7 +20,7 @@
 //! | `skipped_clip` | no | C10: the clip is not applied (Opacus PR #664) |
 //! | `naive_float_laplace` | no | C1: inverse-CDF float Laplace, claimed ε = 0.1 (Mironov 2012) |
 
-use super::mechanism::{Mechanism, Score, sample_scores};
+use super::mechanism::{FnMechanism, Score, sample_scores};
 use crate::accounting::gaussian;
 use crate::noise;
 use crate::rng::{DpRng, Seeds};
@@ -51,20 +51,6 @@ impl Case {
     }
 }
 
-/// A mechanism given as a function of (dataset, rng).
-struct FnMechanism<I: ?Sized, O, F: Fn(&I, &mut DpRng) -> O + Sync> {
-    f: F,
-    _p: std::marker::PhantomData<fn(&I) -> O>,
-}
-
-impl<I: Sync + ?Sized, O, F: Fn(&I, &mut DpRng) -> O + Sync> Mechanism for FnMechanism<I, O, F> {
-    type Input = I;
-    type Output = O;
-    fn sample(&self, input: &I, rng: &mut DpRng) -> O {
-        (self.f)(input, rng)
-    }
-}
-
 fn case<I, O, F, S>(
     name: &'static str,
     correct: bool,
@@ -80,7 +66,7 @@ where
     F: Fn(&I, &mut DpRng) -> O + Sync + Send + 'static,
     S: Score<O> + Send + 'static,
 {
-    let mech = FnMechanism { f, _p: std::marker::PhantomData };
+    let mech = FnMechanism::new(f);
     Case {
         name,
         correct,

@@ -24,6 +24,28 @@ pub trait Mechanism: Sync {
     fn sample(&self, input: &Self::Input, rng: &mut DpRng) -> Self::Output;
 }
 
+/// A mechanism given as a function of (dataset, random stream): the closure is the mechanism's
+/// `sample`.
+pub struct FnMechanism<I: ?Sized, O, F: Fn(&I, &mut DpRng) -> O + Sync> {
+    f: F,
+    _p: std::marker::PhantomData<fn(&I) -> O>,
+}
+
+impl<I: ?Sized, O, F: Fn(&I, &mut DpRng) -> O + Sync> FnMechanism<I, O, F> {
+    /// The mechanism whose draw on `input` with stream `rng` is `f(input, rng)`.
+    pub fn new(f: F) -> Self {
+        FnMechanism { f, _p: std::marker::PhantomData }
+    }
+}
+
+impl<I: Sync + ?Sized, O, F: Fn(&I, &mut DpRng) -> O + Sync> Mechanism for FnMechanism<I, O, F> {
+    type Input = I;
+    type Output = O;
+    fn sample(&self, input: &I, rng: &mut DpRng) -> O {
+        (self.f)(input, rng)
+    }
+}
+
 /// Turns an output into a real score (large values suggest one of the datasets).
 pub trait Score<O>: Sync {
     /// The score of one output.

@@ -26,6 +26,6 @@ pub mod samples;
 pub mod threshold;
 
 pub use gdp::GdpEstimate;
-pub use mechanism::{Mechanism, NeighbouringPair, Score, sample_scores};
+pub use mechanism::{FnMechanism, Mechanism, NeighbouringPair, Score, sample_scores};
 pub use one_run::{OneRunBound, OneRunThresholds, epsilon_one_run};
 pub use threshold::{AuditSettings, Direction, EpsilonLowerBound, Region, ThresholdStrategy, epsilon_lower_bound};

@@ -24,6 +24,8 @@
 //! `b = n/ln²n`, `T = ½log₂(bεβD/(L ln m))` give T ≈ 2 at these n). The tuning is non-private
 //! (an oracle over T, as the theorem's T is), and said so in the report.
 
+use super::fit::mean;
+pub use super::fit::ols_slope;
 use super::plot::{Figure, Panel, Reference, Series, write_figure};
 use super::{Options, Progress, tune_extending};
 use crate::bounds::l1::md_private_term_unit_constant;
@@ -168,18 +170,6 @@ pub struct Point {
     pub md_sigma: f64,
     /// Algorithm 3's ε by its ledger (max over the reported runs).
     pub fw_epsilon: f64,
-}
-
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len() as f64
-}
-
-/// The least-squares slope of y on x.
-pub fn ols_slope(x: &[f64], y: &[f64]) -> f64 {
-    let (mx, my) = (mean(x), mean(y));
-    let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
-    let sxx: f64 = x.iter().map(|a| (a - mx) * (a - mx)).sum();
-    sxy / sxx
 }
 
 /// A fitted slope with its 95% bootstrap interval.

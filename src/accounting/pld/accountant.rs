@@ -380,22 +380,11 @@ impl PldAccountant {
         )
     }
 
-    /// The multiplier of a Gaussian release relative to its sensitivity under this relation.
-    fn gaussian_multiplier(&self, event: &DpEvent) -> Option<Result<f64>> {
-        match event {
-            DpEvent::Gaussian { noise_multiplier: z } => Some(check::positive("sigma", *z)),
-            DpEvent::PerExampleSumGaussian { noise_multiplier: s } => {
-                Some(check::positive("sigma", *s).map(|s| s / self.neighbouring.sum_sensitivity_factor()))
-            }
-            _ => None,
-        }
-    }
-
     /// The planning half of the one traversal: validates and maps the event to mechanisms.
     fn plan(&self, event: &DpEvent) -> Result<Plan> {
         match event {
             DpEvent::Gaussian { .. } | DpEvent::PerExampleSumGaussian { .. } => {
-                let z = self.gaussian_multiplier(event).expect("invariant: a Gaussian release")?;
+                let z = self.neighbouring.gaussian_multiplier(event).expect("invariant: a Gaussian release")?;
                 Ok(Plan::Leaf(MechanismLoss::Gaussian { noise_multiplier: z }))
             }
             DpEvent::Laplace { noise_multiplier: z } => {
@@ -419,7 +408,7 @@ impl PldAccountant {
                 if q == 1.0 {
                     return self.plan(inner);
                 }
-                match self.gaussian_multiplier(inner) {
+                match self.neighbouring.gaussian_multiplier(inner) {
                     Some(z) => {
                         let z = z?;
                         if self.neighbouring == Neighbouring::ReplaceOne {

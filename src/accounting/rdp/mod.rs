@@ -234,13 +234,9 @@ impl RdpAccountant {
     /// `InvalidParameter` for a multiplier that is not finite and > 0; `Unsupported` for an
     /// event that is not a Gaussian release.
     fn gaussian_multiplier(&self, event: &DpEvent) -> Result<f64> {
-        match event {
-            DpEvent::Gaussian { noise_multiplier: z } => check::positive("sigma", *z),
-            DpEvent::PerExampleSumGaussian { noise_multiplier: s } => {
-                Ok(check::positive("sigma", *s)? / self.neighbouring.sum_sensitivity_factor())
-            }
-            _ => Err(self.unsupported(event, "not a Gaussian release")),
-        }
+        self.neighbouring
+            .gaussian_multiplier(event)
+            .unwrap_or_else(|| Err(self.unsupported(event, "not a Gaussian release")))
     }
 
     /// The one traversal: validates every parameter and computes the curve of `event`.

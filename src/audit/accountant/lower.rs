@@ -120,17 +120,6 @@ impl LowerPld {
         Ok(discretise_tails(&tails, s.value_discretization_interval, s.tail_mass_truncation, s.max_grid_points)?.lower)
     }
 
-    /// The multiplier of a Gaussian release relative to its sensitivity under the relation.
-    fn gaussian_multiplier(&self, event: &DpEvent) -> Option<Result<f64>> {
-        match event {
-            DpEvent::Gaussian { noise_multiplier: z } => Some(check::positive("sigma", *z)),
-            DpEvent::PerExampleSumGaussian { noise_multiplier: s } => {
-                Some(check::positive("sigma", *s).map(|s| s / self.neighbouring.sum_sensitivity_factor()))
-            }
-            _ => None,
-        }
-    }
-
     /// Validates `inner` (by a traversal whose result is discarded) and drops `event`.
     fn drop_leaf(&mut self, event: &DpEvent, inner: Option<&DpEvent>, direction: Direction) -> Result<DiscretePld> {
         if let Some(i) = inner {
@@ -148,7 +137,7 @@ impl LowerPld {
         let tau = self.settings.tail_mass_truncation;
         match event {
             DpEvent::Gaussian { .. } | DpEvent::PerExampleSumGaussian { .. } => {
-                let z = self.gaussian_multiplier(event).expect("invariant: a Gaussian release")?;
+                let z = self.neighbouring.gaussian_multiplier(event).expect("invariant: a Gaussian release")?;
                 self.leaf(MechanismLoss::Gaussian { noise_multiplier: z }, direction)
             }
             DpEvent::Laplace { noise_multiplier: z } => {
@@ -186,7 +175,7 @@ impl LowerPld {
                 if q == 1.0 {
                     return self.pld(inner, direction);
                 }
-                match self.gaussian_multiplier(inner) {
+                match self.neighbouring.gaussian_multiplier(inner) {
                     Some(z) => {
                         let z = z?;
                         match self.neighbouring {
@@ -205,7 +194,7 @@ impl LowerPld {
                 if b == n {
                     return self.pld(inner, direction);
                 }
-                match (self.gaussian_multiplier(inner), self.neighbouring) {
+                match (self.neighbouring.gaussian_multiplier(inner), self.neighbouring) {
                     (Some(z), Neighbouring::ReplaceOne) => self.pair(*b as f64 / *n as f64, z?),
                     _ => self.drop_leaf(event, Some(inner), direction),
                 }

@@ -79,4 +79,4 @@ pub use second_moment::{
     SECOND_MOMENT_UPPER_FACTOR, SECOND_MOMENT_UPPER_FACTOR_PRINTED, c_hat_from_sigma_hat, second_moment_band,
     second_moment_band_printed, second_moment_estimates_in_band, second_moment_rounds,
 };
-pub use terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms};
+pub use terms::{ExplicitBound, ExplicitCommon, RateSetting, RateTerms, TunedRateTerms};

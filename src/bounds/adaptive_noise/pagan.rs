@@ -2,7 +2,7 @@
 //! Thm. 2, its tuned clip radius and printed rate.
 
 use super::diameters::trace_c_inv_sqrt;
-use super::terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms, check_explicit_common, check_steps_and_sum};
+use super::terms::{ExplicitBound, ExplicitCommon, RateSetting, RateTerms, TunedRateTerms, check_steps_and_sum};
 use super::validate::{check_c, check_vector};
 use crate::error::{Error, Result, check};
 
@@ -11,22 +11,10 @@ use crate::error::{Error, Result, check};
 pub struct PaganExplicitInputs<'a> {
     /// `Σ_{k=0}^{T−1} E(g̃ⱼᵏ)²` for each coordinate `j = 1..d` (each `≥ 0`).
     pub sum_sq_g_tilde_per_coordinate: &'a [f64],
-    /// T ≥ 1: number of steps.
-    pub steps_t: u64,
-    /// s ≥ 0: noise standard deviation on the mean in whitened coordinates.
-    pub noise_std_s: f64,
-    /// B > 0: clip radius, `A = C/B²`.
-    pub clip_radius_b: f64,
-    /// diag(C) ≻ 0, of length d.
-    pub ellipsoid_c: &'a [f64],
     /// D∞ ≥ 0.
     pub diam_inf: f64,
-    /// D_{C⁻¹} ≥ 0.
-    pub diam_c_inv: f64,
-    /// α > 0: step scale (theory: D∞).
-    pub step_scale_alpha: f64,
-    /// `(1/n) Σᵢ (G(zᵢ; C) − B)₊ ≥ 0` ([`radial_clipping_bias`](super::radial_clipping_bias)).
-    pub clipping_bias: f64,
+    /// T, s, B, C (of length d), D_{C⁻¹}, α (theory: D∞) and the clipping bias.
+    pub common: ExplicitCommon<'a>,
 }
 
 /// \[ADFJT\] Thm. 9 (printed "Algorithm 1"; it is Alg. 2, erratum E6), explicit-constant
@@ -49,25 +37,17 @@ pub fn pagan_bound_explicit(inputs: &PaganExplicitInputs<'_>) -> Result<Explicit
     if let Some(&v) = i.sum_sq_g_tilde_per_coordinate.iter().find(|v| **v < 0.0) {
         return Err(Error::invalid("sum_sq_g_tilde_per_coordinate", v, ">= 0 (sums of squares)"));
     }
-    let t = check::count("steps_t", i.steps_t)? as f64;
-    check_explicit_common(
-        i.noise_std_s,
-        i.clip_radius_b,
-        i.ellipsoid_c,
-        i.diam_c_inv,
-        i.step_scale_alpha,
-        i.clipping_bias,
-    )?;
-    check_c(i.ellipsoid_c, Some(i.sum_sq_g_tilde_per_coordinate.len()))?;
+    let t = i.common.check()?;
+    check_c(i.common.ellipsoid_c, Some(i.sum_sq_g_tilde_per_coordinate.len()))?;
     check::non_negative("diam_inf", i.diam_inf)?;
-    let (s, b) = (i.noise_std_s, i.clip_radius_b);
+    let (s, b) = (i.common.noise_std_s, i.common.clip_radius_b);
     let energy: f64 = i
         .sum_sq_g_tilde_per_coordinate
         .iter()
-        .zip(i.ellipsoid_c)
+        .zip(i.common.ellipsoid_c)
         .map(|(sum_j, c)| (sum_j + t * s * s * b * b / c).sqrt())
         .sum();
-    Ok(ExplicitBound::from_energy(i.diam_inf, i.step_scale_alpha, t, energy, i.diam_c_inv, i.clipping_bias))
+    Ok(i.common.bound(i.diam_inf, t, energy))
 }
 
 /// \[ADFJT\] Thm. 9 as printed, with its `O(1)` set to 1 — **trend use only** (explicit form:

@@ -2,7 +2,7 @@
 //! Thm. 1, its tuned clip radius and printed rate.
 
 use super::diameters::trace_c_inv;
-use super::terms::{ExplicitBound, RateSetting, RateTerms, TunedRateTerms, check_explicit_common, check_steps_and_sum};
+use super::terms::{ExplicitBound, ExplicitCommon, RateSetting, RateTerms, TunedRateTerms, check_steps_and_sum};
 use crate::error::{Result, check};
 
 /// Inputs of [`pasan_bound_explicit`] (expectations over the algorithm's randomness).
@@ -10,23 +10,10 @@ use crate::error::{Result, check};
 pub struct PasanExplicitInputs<'a> {
     /// `Σ_{k=0}^{T−1} E‖g̃ᵏ‖₂²`, the clipped (not noisy) mean gradients (erratum E5).
     pub sum_sq_norm_g_tilde: f64,
-    /// T ≥ 1: number of steps.
-    pub steps_t: u64,
-    /// s ≥ 0: noise standard deviation on the mean in whitened coordinates.
-    pub noise_std_s: f64,
-    /// B > 0: clip radius, `A = C/B²`.
-    pub clip_radius_b: f64,
-    /// diag(C) ≻ 0.
-    pub ellipsoid_c: &'a [f64],
     /// D₂ ≥ 0.
     pub diam_2: f64,
-    /// D_{C⁻¹} ≥ 0.
-    pub diam_c_inv: f64,
-    /// α > 0: step scale (theory: D₂).
-    pub step_scale_alpha: f64,
-    /// `(1/n) Σᵢ (G(zᵢ; C) − B)₊ ≥ 0` ([`radial_clipping_bias`](super::radial_clipping_bias)); bounded by
-    /// [`radial_clipping_bias_bound`](super::radial_clipping_bias_bound) at `Ĝ_p(S; C)`.
-    pub clipping_bias: f64,
+    /// T, s, B, C, D_{C⁻¹}, α (theory: D₂) and the clipping bias.
+    pub common: ExplicitCommon<'a>,
 }
 
 /// \[ADFJT\] Thm. 8, explicit-constant version (derived in `proofs/adaptive_noise/pasan.md` §4; radial projection,
@@ -45,19 +32,11 @@ pub struct PasanExplicitInputs<'a> {
 pub fn pasan_bound_explicit(inputs: &PasanExplicitInputs<'_>) -> Result<ExplicitBound> {
     let i = inputs;
     check::non_negative("sum_sq_norm_g_tilde", i.sum_sq_norm_g_tilde)?;
-    let t = check::count("steps_t", i.steps_t)? as f64;
-    check_explicit_common(
-        i.noise_std_s,
-        i.clip_radius_b,
-        i.ellipsoid_c,
-        i.diam_c_inv,
-        i.step_scale_alpha,
-        i.clipping_bias,
-    )?;
+    let t = i.common.check()?;
     check::non_negative("diam_2", i.diam_2)?;
-    let (s, b) = (i.noise_std_s, i.clip_radius_b);
-    let energy = (i.sum_sq_norm_g_tilde + t * s * s * b * b * trace_c_inv(i.ellipsoid_c)?).sqrt();
-    Ok(ExplicitBound::from_energy(i.diam_2, i.step_scale_alpha, t, energy, i.diam_c_inv, i.clipping_bias))
+    let (s, b) = (i.common.noise_std_s, i.common.clip_radius_b);
+    let energy = (i.sum_sq_norm_g_tilde + t * s * s * b * b * trace_c_inv(i.common.ellipsoid_c)?).sqrt();
+    Ok(i.common.bound(i.diam_2, t, energy))
 }
 
 /// \[ADFJT\] Thm. 8 as printed, with its `O(1)` set to 1 — **trend use only**: the theorem

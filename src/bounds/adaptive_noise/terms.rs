@@ -20,14 +20,48 @@ impl ExplicitBound {
     }
 }
 
-pub(super) fn check_explicit_common(s: f64, b: f64, c: &[f64], dci: f64, alpha: f64, bias: f64) -> Result<()> {
-    check::non_negative("noise_std_s", s)?;
-    check::positive("clip_radius_b", b)?;
-    check_c(c, None)?;
-    check::non_negative("diam_c_inv", dci)?;
-    check::positive("step_scale_alpha", alpha)?;
-    check::non_negative("clipping_bias", bias)?;
-    Ok(())
+/// The inputs Thm. 8 ([`pasan_bound_explicit`](super::pasan_bound_explicit)) and Thm. 9
+/// ([`pagan_bound_explicit`](super::pagan_bound_explicit)) share (expectations over the
+/// algorithm's randomness).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExplicitCommon<'a> {
+    /// T ≥ 1: number of steps.
+    pub steps_t: u64,
+    /// s ≥ 0: noise standard deviation on the mean in whitened coordinates.
+    pub noise_std_s: f64,
+    /// B > 0: clip radius, `A = C/B²`.
+    pub clip_radius_b: f64,
+    /// diag(C) ≻ 0 (for Thm. 9 of length d).
+    pub ellipsoid_c: &'a [f64],
+    /// D_{C⁻¹} ≥ 0.
+    pub diam_c_inv: f64,
+    /// α > 0: step scale (theory: D₂ for Thm. 8, D∞ for Thm. 9).
+    pub step_scale_alpha: f64,
+    /// `(1/n) Σᵢ (G(zᵢ; C) − B)₊ ≥ 0` ([`radial_clipping_bias`](super::radial_clipping_bias)); bounded by
+    /// [`radial_clipping_bias_bound`](super::radial_clipping_bias_bound) at `Ĝ_p(S; C)`.
+    pub clipping_bias: f64,
+}
+
+impl ExplicitCommon<'_> {
+    /// Checks every field (T first); T as a float.
+    pub(super) fn check(&self) -> Result<f64> {
+        let t = check::count("steps_t", self.steps_t)? as f64;
+        check::non_negative("noise_std_s", self.noise_std_s)?;
+        check::positive("clip_radius_b", self.clip_radius_b)?;
+        check_c(self.ellipsoid_c, None)?;
+        check::non_negative("diam_c_inv", self.diam_c_inv)?;
+        check::positive("step_scale_alpha", self.step_scale_alpha)?;
+        check::non_negative("clipping_bias", self.clipping_bias)?;
+        Ok(t)
+    }
+
+    /// The split of Thms. 8 and 9 for the diameter D (D₂ or D∞) and the noise energy:
+    /// `((D²/(2α) + α)/T)·energy` and `D_{C⁻¹}·bias`.
+    pub(super) fn bound(&self, diam: f64, t: f64, energy: f64) -> ExplicitBound {
+        let alpha = self.step_scale_alpha;
+        let coef = diam * diam / (2.0 * alpha) + alpha;
+        ExplicitBound { adaptive_term: coef / t * energy, clipping_term: self.diam_c_inv * self.clipping_bias }
+    }
 }
 
 /// The problem and privacy quantities shared by the printed rates of Thms. 1, 2, 8, 9.
@@ -111,14 +145,6 @@ pub(super) fn check_steps_and_sum(steps_t: u64, sum_name: &'static str, sum: f64
     let t = check::count("steps_t", steps_t)? as f64;
     check::non_negative(sum_name, sum)?;
     Ok(t)
-}
-
-impl ExplicitBound {
-    /// The split of Thms. 8 and 9: `((D²/(2α) + α)/T)·energy` and `D_{C⁻¹}·bias`.
-    pub(super) fn from_energy(diam: f64, alpha: f64, t: f64, energy: f64, diam_c_inv: f64, bias: f64) -> Self {
-        let coef = diam * diam / (2.0 * alpha) + alpha;
-        ExplicitBound { adaptive_term: coef / t * energy, clipping_term: diam_c_inv * bias }
-    }
 }
 
 /// The three terms of a printed Thm. 8/9 rate with the hidden `O(1)` set to 1.

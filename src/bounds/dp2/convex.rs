@@ -184,15 +184,25 @@ pub fn theorem2_noise_term(alpha: f64, delay_s: u64, noise_d_norms: &[f64]) -> R
     finite_result("theorem2_noise_term", sum / t_steps as f64)
 }
 
-fn theorem2_core(
-    r: f64,
-    kappa: f64,
-    alpha: f64,
-    delay_s: u64,
-    sum_d_l1_over_t_nu: f64,
-    noise_d_norms: &[f64],
-    extra_exponent: u64,
-) -> Result<f64> {
+/// The inputs of \[LZLRMS\] Thm. 2, eq. (51) ([`theorem2_bound`], [`theorem2_bound_printed`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Theorem2Inputs<'a> {
+    /// R ≥ 0 (A1).
+    pub r: f64,
+    /// κ ≥ 0 (≥ [`kappa_min`], the caller's responsibility).
+    pub kappa: f64,
+    /// α ∈ (0, 1] ([`theorem2_alpha`]).
+    pub alpha: f64,
+    /// s ≥ 1: the delay, s ≤ T.
+    pub delay_s: u64,
+    /// `Σ_{t∈T_ν} E‖D^t‖₁ ≥ 0`, measured at [`t_nu_indices`].
+    pub sum_d_l1_over_t_nu: f64,
+    /// The per-step `E‖N^t‖²_{D^t}` (length T).
+    pub noise_d_norms: &'a [f64],
+}
+
+fn theorem2_core(inputs: &Theorem2Inputs<'_>, extra_exponent: u64) -> Result<f64> {
+    let Theorem2Inputs { r, kappa, alpha, delay_s, sum_d_l1_over_t_nu, noise_d_norms } = *inputs;
     let r = check::non_negative("r", r)?;
     let kappa = check::non_negative("kappa", kappa)?;
     let a = alpha_base(alpha)?;
@@ -220,15 +230,8 @@ fn theorem2_core(
 /// # Errors
 /// `InvalidParameter` for `R < 0`, `κ < 0`, `α ∉ (0, 1]`, a negative sum, `s = 0` or `s > T`;
 /// as [`theorem2_noise_term`]; `Numerical` if the value overflows f64.
-pub fn theorem2_bound(
-    r: f64,
-    kappa: f64,
-    alpha: f64,
-    delay_s: u64,
-    sum_d_l1_over_t_nu: f64,
-    noise_d_norms: &[f64],
-) -> Result<f64> {
-    theorem2_core(r, kappa, alpha, delay_s, sum_d_l1_over_t_nu, noise_d_norms, 1)
+pub fn theorem2_bound(inputs: &Theorem2Inputs<'_>) -> Result<f64> {
+    theorem2_core(inputs, 1)
 }
 
 /// eq. (51) as printed (with erratum 1's powers): first term divided by `α^{⌊1/(2ν)⌋ + ⌊(1+ν)/(2ν)⌋}
@@ -237,13 +240,6 @@ pub fn theorem2_bound(
 ///
 /// # Errors
 /// As [`theorem2_bound`].
-pub fn theorem2_bound_printed(
-    r: f64,
-    kappa: f64,
-    alpha: f64,
-    delay_s: u64,
-    sum_d_l1_over_t_nu: f64,
-    noise_d_norms: &[f64],
-) -> Result<f64> {
-    theorem2_core(r, kappa, alpha, delay_s, sum_d_l1_over_t_nu, noise_d_norms, 0)
+pub fn theorem2_bound_printed(inputs: &Theorem2Inputs<'_>) -> Result<f64> {
+    theorem2_core(inputs, 0)
 }

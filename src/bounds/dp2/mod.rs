@@ -63,9 +63,9 @@ mod staleness;
 mod validate;
 
 pub use convex::{
-    expected_noise_d_norm, kappa_min, t_nu_cardinality_appendix, t_nu_cardinality_main, t_nu_indices, theorem2_alpha,
-    theorem2_alpha_conditions, theorem2_alpha_eq18, theorem2_bound, theorem2_bound_printed, theorem2_learning_rate,
-    theorem2_learning_rate_printed_floors, theorem2_noise_term,
+    Theorem2Inputs, expected_noise_d_norm, kappa_min, t_nu_cardinality_appendix, t_nu_cardinality_main, t_nu_indices,
+    theorem2_alpha, theorem2_alpha_conditions, theorem2_alpha_eq18, theorem2_bound, theorem2_bound_printed,
+    theorem2_learning_rate, theorem2_learning_rate_printed_floors, theorem2_noise_term,
 };
 pub use lemma1::{expected_d_bound, lemma1_expected_v_adagrad, lemma1_expected_v_rmsprop, lemma1_m};
 pub use noise_term::{corollary1_noise_term_dp_sgd, corollary1_noise_term_dp2};

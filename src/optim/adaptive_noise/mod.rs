@@ -26,11 +26,14 @@ pub use pasan::pasan;
 pub use second_moment::{MomentNoise, SecondMomentConfig, SecondMomentEstimate, private_second_moments};
 
 use crate::accounting::Neighbouring;
+use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::geometry::{Domain, EllipsoidProjection};
-use crate::optim::private_step::PrivateGradientStep;
+use crate::loss::Loss;
+use crate::optim::private_step::{PrivateGradientStep, start_point};
 use crate::optim::{
-    GradientBound, NoTrace, NoiseShape, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, check_start,
+    Averager, GradientBound, NoTrace, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run,
+    TraceEvent, check_start,
 };
 use crate::rng::Seeds;
 use crate::sampling::BatchSampler;
@@ -223,6 +226,74 @@ impl AdaptiveNoiseConfig {
         let noise = NoiseShape::Ellipsoid { clip_radius_b: self.clip_radius_b, ellipsoid_c: &self.ellipsoid_c };
         Ok(PrivateGradientStep::new(release, self.engine, bound, noise, a.len()))
     }
+}
+
+/// Lines 7–8, the only lines in which PASAN (Alg. 1) and PAGAN (Alg. 2) differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AdaptiveUpdate {
+    /// Alg. 1: AdaGrad-norm, [`adagrad_norm_step`].
+    Norm,
+    /// Alg. 2: diagonal AdaGrad, [`adagrad_diagonal_step`].
+    Diagonal,
+}
+
+/// PASAN (`update = Norm`) or PAGAN (`update = Diagonal`): lines 1–6 and 9, which the two
+/// algorithms share, around the update of lines 7–8 (module docs of `pasan.rs` and `pagan.rs`).
+///
+/// Proof: proofs/adaptive_noise/pasan.md and proofs/adaptive_noise/pagan.md (§2 line tables).
+///
+/// # Errors
+/// As [`pasan()`] and [`pagan()`].
+#[allow(non_snake_case)]
+fn adaptive_noise_run(
+    data: &Dataset,
+    loss: Loss,
+    config: &AdaptiveNoiseConfig,
+    seeds: Seeds,
+    observer: &mut impl Observer,
+    update: AdaptiveUpdate,
+) -> Result<Run> {
+    let (n, d) = (data.n(), data.d());
+    config.validate(n, d)?;
+    if update == AdaptiveUpdate::Diagonal {
+        // Line 8 of Alg. 2 needs the H-weighted projection onto X: refuse a domain without one
+        // (l1 ball) now, before any randomness.
+        config.domain.project_weighted(&mut vec![0.0; d], &vec![1.0; d])?;
+    }
+    loss.check_labels(data)?;
+    let T = config.steps_t;
+    let a = config.ellipsoid_a();
+    let mut step = config.private_step(n, seeds, &a)?;
+    let mut avg = Averager::new(d);
+    // Alg. 1, line 1 (Alg. 2 alike): x^0 in X
+    let mut x = start_point(config.x0.as_deref(), d, &config.domain);
+    let mut x_next = vec![0.0; d];
+    // The AdaGrad sums: S (a scalar, Alg. 1) or S_j (per coordinate, Alg. 2), and H (Alg. 2)
+    let (mut sum_sq_norm, mut sum_sq, mut h) = (0.0, vec![0.0; d], vec![0.0; d]);
+    for k in 0..T {
+        observer.observe(TraceEvent::Iterate { step: k, x: &x });
+        // Alg. 1, line 3 (Alg. 2 alike): draw the batch D_k
+        // Alg. 1, line 4 (Alg. 2 alike): A_k = C/B^2 (fixed, `a`)
+        // Alg. 1, line 5 (Alg. 2 alike): g_tilde = (1/b) sum_i pi_A(g^{k,i}) (the sum; divided by b with the noise)
+        // Alg. 1, line 6 (Alg. 2 alike): g_hat = g_tilde + s xi, xi ~ N(0, A^-1), s = z/b (corrected): (sum + z A^-1/2 w)/b
+        let g_hat = step.noisy_gradient(data, loss, &x)?;
+        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat });
+        let alpha = config.step_scale_alpha;
+        match update {
+            // Alg. 1, line 7: alpha_k = alpha / sqrt(sum_{i<=k} |g_hat^i|^2)
+            // Alg. 1, line 8: x^{k+1} = Pi_X(x^k - alpha_k g_hat^k) (both in `adagrad_norm_step`)
+            AdaptiveUpdate::Norm => adagrad_norm_step(&x, g_hat, &mut sum_sq_norm, alpha, &config.domain, &mut x_next),
+            // Alg. 2, line 7: H_k = diag(sum_{i<=k} g_hat^i g_hat^i^T)^{1/2} / alpha
+            // Alg. 2, line 8: x^{k+1} = argmin_{x in X} |x - (x^k - H_k^-1 g_hat^k)|_{H_k}
+            AdaptiveUpdate::Diagonal => {
+                adagrad_diagonal_step(&x, g_hat, &mut sum_sq, alpha, &config.domain, &mut h, &mut x_next)?;
+            }
+        }
+        avg.add(&x, &x_next);
+        std::mem::swap(&mut x, &mut x_next);
+    }
+    // Alg. 1, line 9 (Alg. 2 alike): return the average (k = 0..T-1 by default, corrected)
+    Ok(Run::new(avg.output(config.output, &x), x, T, step.finish()?))
 }
 
 /// The noise multiplier of \[ADFJT\]'s printed calibration, corrected (erratum E1, proofs/adaptive_noise/pasan.md §5): on the

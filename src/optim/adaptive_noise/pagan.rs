@@ -20,12 +20,11 @@
 //! # Proof
 //! proofs/adaptive_noise/pagan.md (§2 line table, §5 errata).
 
-use super::{AdaptiveNoiseConfig, adagrad_diagonal_step};
+use super::{AdaptiveNoiseConfig, AdaptiveUpdate, adaptive_noise_run};
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::loss::Loss;
-use crate::optim::private_step::start_point;
-use crate::optim::{Averager, Observer, Run, TraceEvent};
+use crate::optim::{Observer, Run};
 use crate::rng::Seeds;
 
 /// Runs PAGAN (see the module doc) with sampling and noise streams from `seeds`.
@@ -33,7 +32,6 @@ use crate::rng::Seeds;
 /// # Errors
 /// `InvalidParameter` for invalid settings (checked before any randomness); `Unsupported` for a
 /// privacy target with a sampler or relation no accountant covers.
-#[allow(non_snake_case)]
 pub fn pagan(
     data: &Dataset,
     loss: Loss,
@@ -41,34 +39,6 @@ pub fn pagan(
     seeds: Seeds,
     observer: &mut impl Observer,
 ) -> Result<Run> {
-    let (n, d) = (data.n(), data.d());
-    config.validate(n, d)?;
-    // Line 8 needs the H-weighted projection onto X: refuse a domain without one (l1 ball) now,
-    // before any randomness.
-    config.domain.project_weighted(&mut vec![0.0; d], &vec![1.0; d])?;
-    loss.check_labels(data)?;
-    let T = config.steps_t;
-    let a = config.ellipsoid_a();
-    let mut step = config.private_step(n, seeds, &a)?;
-    let mut avg = Averager::new(d);
-    // Alg. 2, line 1: x^0 in X
-    let mut x = start_point(config.x0.as_deref(), d, &config.domain);
-    let mut x_next = vec![0.0; d];
-    let (mut sum_sq, mut h) = (vec![0.0; d], vec![0.0; d]);
-    for k in 0..T {
-        observer.observe(TraceEvent::Iterate { step: k, x: &x });
-        // Alg. 2, line 3: draw the batch D_k
-        // Alg. 2, line 4: A_k = C/B^2 (fixed, `a`)
-        // Alg. 2, line 5: g_tilde = (1/b) sum_i pi_A(g^{k,i}) (the sum; divided by b with the noise)
-        // Alg. 2, line 6: g_hat = g_tilde + s xi, xi ~ N(0, A^-1), s = z/b (corrected): (sum + z A^-1/2 w)/b
-        let g_hat = step.noisy_gradient(data, loss, &x)?;
-        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat });
-        // Alg. 2, line 7: H_k = diag(sum_{i<=k} g_hat^i g_hat^i^T)^{1/2} / alpha
-        // Alg. 2, line 8: x^{k+1} = argmin_{x in X} |x - (x^k - H_k^-1 g_hat^k)|_{H_k}
-        adagrad_diagonal_step(&x, g_hat, &mut sum_sq, config.step_scale_alpha, &config.domain, &mut h, &mut x_next)?;
-        avg.add(&x, &x_next);
-        std::mem::swap(&mut x, &mut x_next);
-    }
-    // Alg. 2, line 9: return the average (k = 0..T-1 by default, corrected)
-    Ok(Run::new(avg.output(config.output, &x), x, T, step.finish()?))
+    // Lines 1–6 and 9 are shared with PASAN; lines 7–8 are the diagonal AdaGrad update
+    adaptive_noise_run(data, loss, config, seeds, observer, AdaptiveUpdate::Diagonal)
 }

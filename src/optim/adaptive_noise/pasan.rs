@@ -20,12 +20,11 @@
 //! # Proof
 //! proofs/adaptive_noise/pasan.md (§2 line table, §5 errata).
 
-use super::{AdaptiveNoiseConfig, adagrad_norm_step};
+use super::{AdaptiveNoiseConfig, AdaptiveUpdate, adaptive_noise_run};
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::loss::Loss;
-use crate::optim::private_step::start_point;
-use crate::optim::{Averager, Observer, Run, TraceEvent};
+use crate::optim::{Observer, Run};
 use crate::rng::Seeds;
 
 /// Runs PASAN (see the module doc) with sampling and noise streams from `seeds`.
@@ -33,7 +32,6 @@ use crate::rng::Seeds;
 /// # Errors
 /// `InvalidParameter` for invalid settings (checked before any randomness); `Unsupported` for a
 /// privacy target with a sampler or relation no accountant covers.
-#[allow(non_snake_case)]
 pub fn pasan(
     data: &Dataset,
     loss: Loss,
@@ -41,31 +39,6 @@ pub fn pasan(
     seeds: Seeds,
     observer: &mut impl Observer,
 ) -> Result<Run> {
-    let (n, d) = (data.n(), data.d());
-    config.validate(n, d)?;
-    loss.check_labels(data)?;
-    let T = config.steps_t;
-    let a = config.ellipsoid_a();
-    let mut step = config.private_step(n, seeds, &a)?;
-    let mut avg = Averager::new(d);
-    // Alg. 1, line 1: x^0 in X
-    let mut x = start_point(config.x0.as_deref(), d, &config.domain);
-    let mut x_next = vec![0.0; d];
-    let mut sum_sq = 0.0;
-    for k in 0..T {
-        observer.observe(TraceEvent::Iterate { step: k, x: &x });
-        // Alg. 1, line 3: draw the batch D_k
-        // Alg. 1, line 4: A_k = C/B^2 (fixed, `a`)
-        // Alg. 1, line 5: g_tilde = (1/b) sum_i pi_A(g^{k,i}) (the sum; divided by b with the noise)
-        // Alg. 1, line 6: g_hat = g_tilde + s xi, xi ~ N(0, A^-1), s = z/b (corrected): (sum + z A^-1/2 w)/b
-        let g_hat = step.noisy_gradient(data, loss, &x)?;
-        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat });
-        // Alg. 1, line 7: alpha_k = alpha / sqrt(sum_{i<=k} |g_hat^i|^2)
-        // Alg. 1, line 8: x^{k+1} = Pi_X(x^k - alpha_k g_hat^k) (both in `adagrad_norm_step`)
-        adagrad_norm_step(&x, g_hat, &mut sum_sq, config.step_scale_alpha, &config.domain, &mut x_next);
-        avg.add(&x, &x_next);
-        std::mem::swap(&mut x, &mut x_next);
-    }
-    // Alg. 1, line 9: return the average (k = 0..T-1 by default, corrected)
-    Ok(Run::new(avg.output(config.output, &x), x, T, step.finish()?))
+    // Lines 1–6 and 9 are shared with PAGAN; lines 7–8 are the AdaGrad-norm update
+    adaptive_noise_run(data, loss, config, seeds, observer, AdaptiveUpdate::Norm)
 }
