@@ -13,7 +13,7 @@ use serde_json::json;
 
 /// The `run` flags that do not apply to the sparse algorithms: the first one given.
 fn foreign_flag(args: &RunArgs) -> Option<&'static str> {
-    [
+    crate::run_sparse_args::first_given([
         ("--hidden", !args.hidden.is_empty()),
         ("--sigma", args.sigma.is_some()),
         ("--paper-noise", args.paper_noise),
@@ -40,9 +40,7 @@ fn foreign_flag(args: &RunArgs) -> Option<&'static str> {
         ("--selection", args.selection.is_some()),
         ("--phases", args.phases.is_some()),
         ("--rounds", args.rounds.is_some()),
-    ]
-    .into_iter()
-    .find_map(|(flag, given)| given.then_some(flag))
+    ])
 }
 
 /// The [`SparseRunSpec`] of the flags.
@@ -190,9 +188,19 @@ fn print(args: &RunArgs, spec: &SparseRunSpec, outcome: &SparseRunOutcome) -> St
         out += "  note: the as-printed selection scale costs 2 eps/(K+1), more than requested\n";
     }
     if let Some(sel) = selection {
-        out += &format!("  selected run {} of {} (Laplace scale {})\n", sel.selected + 1, runs.len(), num(sel.scale_lambda));
+        out += &format!(
+            "  selected run {} of {} (Laplace scale {})\n",
+            sel.selected + 1,
+            runs.len(),
+            num(sel.scale_lambda)
+        );
     }
     let shown: Vec<String> = x.iter().take(8).map(|v| format!("{v:.6}")).collect();
-    out += &format!("  step size {}, x = [{}{}]\n", num(*step_size), shown.join(", "), if x.len() > 8 { ", ..." } else { "" });
+    out += &format!(
+        "  step size {}, x = [{}{}]\n",
+        num(*step_size),
+        shown.join(", "),
+        if x.len() > 8 { ", ..." } else { "" }
+    );
     out
 }

@@ -86,7 +86,7 @@ pub(crate) struct SparseArgs {
 impl SparseArgs {
     /// The first flag given, if any (they apply to the sparse algorithms only).
     pub(crate) fn first_given(&self) -> Option<&'static str> {
-        [
+        first_given([
             ("--l2-bound", self.l2_bound.is_some()),
             ("--sparsity", self.sparsity.is_some()),
             ("--stopping", self.stopping.is_some()),
@@ -98,8 +98,11 @@ impl SparseArgs {
             ("--selection-score", self.selection_score.is_some()),
             ("--loss-range", self.loss_range.is_some()),
             ("--selection-scale", self.selection_scale.is_some()),
-        ]
-        .into_iter()
-        .find_map(|(flag, given)| given.then_some(flag))
+        ])
     }
+}
+
+/// The first flag of `flags` that was given.
+pub(crate) fn first_given<const N: usize>(flags: [(&'static str, bool); N]) -> Option<&'static str> {
+    flags.into_iter().find_map(|(flag, given)| given.then_some(flag))
 }

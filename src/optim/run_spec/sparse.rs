@@ -26,8 +26,8 @@ use crate::geometry::Domain;
 use crate::loss::Loss;
 use crate::model::{Evaluation, GradientOracle, SparseGlm};
 use crate::optim::sparse::{
-    BiasReducedSgdConfig, BiasReducedSgdRun, BoostedSgdConfig, Convexity, SelectionScale, SelectionScore,
-    StoppingRule, convex_step_size, horizon_tau, nonconvex_step_size, truncation_m,
+    BiasReducedSgdConfig, BiasReducedSgdRun, BoostedSgdConfig, Convexity, SelectionScale, SelectionScore, StoppingRule,
+    convex_step_size, horizon_tau, nonconvex_step_size, truncation_m,
 };
 use crate::optim::{NoTrace, PrivacyReport};
 use crate::rng::Seeds;
@@ -160,7 +160,14 @@ pub struct SparseRunOutcome {
 impl SparseRunSpec {
     /// `algorithm` with `loss` at (ε, δ), L, s; η = 0.1, unconstrained, convex, the paper's
     /// stopping rule, boosting defaults, seed 0.
-    pub fn new(algorithm: SparseAlgorithm, loss: RunLoss, epsilon: f64, delta: f64, l2_bound: f64, sparsity: usize) -> Self {
+    pub fn new(
+        algorithm: SparseAlgorithm,
+        loss: RunLoss,
+        epsilon: f64,
+        delta: f64,
+        l2_bound: f64,
+        sparsity: usize,
+    ) -> Self {
         SparseRunSpec {
             algorithm,
             loss,
@@ -188,13 +195,19 @@ impl SparseRunSpec {
         if !(self.epsilon > 0.0 && self.epsilon <= 1.0) {
             return Err(refuse(
                 "epsilon",
-                format!("{name} needs `epsilon` in (0, 1] (Lemma 6.3 and the Gaussian calibration), got {}", self.epsilon),
+                format!(
+                    "{name} needs `epsilon` in (0, 1] (Lemma 6.3 and the Gaussian calibration), got {}",
+                    self.epsilon
+                ),
             ));
         }
         if !(self.delta > 0.0 && self.delta < 1.0) {
             return Err(refuse(
                 "delta",
-                format!("{name} needs `delta` in (0, 1) (the privacy filter has no stopping rule at 0), got {}", self.delta),
+                format!(
+                    "{name} needs `delta` in (0, 1) (the privacy filter has no stopping rule at 0), got {}",
+                    self.delta
+                ),
             ));
         }
         let loss = match self.loss {
@@ -222,15 +235,18 @@ impl SparseRunSpec {
             return Err(refuse("domain", format!("{name} starts at x0 = 0, which must lie in `domain`: not simplex")));
         }
         if self.algorithm == SparseAlgorithm::BiasReducedSgd {
-            for (parameter, given) in
-                [("beta", self.beta.is_some()), ("selection_score", self.score.is_some()), ("selection_scale", self.scale.is_some())]
-            {
+            for (parameter, given) in [
+                ("beta", self.beta.is_some()),
+                ("selection_score", self.score.is_some()),
+                ("selection_scale", self.scale.is_some()),
+            ] {
                 if given {
                     return Err(refuse(parameter, format!("`{parameter}` applies to sparse-boosted-sgd only")));
                 }
             }
         }
-        if self.algorithm == SparseAlgorithm::BoostedSgd && self.score.is_none() && self.convexity == Convexity::Convex {
+        if self.algorithm == SparseAlgorithm::BoostedSgd && self.score.is_none() && self.convexity == Convexity::Convex
+        {
             return Err(refuse(
                 "selection_score",
                 "sparse-boosted-sgd on a convex objective selects by F_S, which needs the range B of the loss: give \
@@ -241,9 +257,11 @@ impl SparseRunSpec {
             (SparseStepSize::Fixed(eta), _) if !(eta.is_finite() && eta > 0.0) => {
                 Err(refuse("learning_rate", format!("`learning_rate` must be > 0 and finite, got {eta}")))
             }
-            (SparseStepSize::Theorem67, Convexity::Nonconvex) | (SparseStepSize::Theorem68 { .. }, Convexity::Convex) => {
-                Err(refuse("step_size", "`step_size` theorem follows `objective`: Thm. 6.7 is convex, Thm. 6.8 nonconvex"))
-            }
+            (SparseStepSize::Theorem67, Convexity::Nonconvex)
+            | (SparseStepSize::Theorem68 { .. }, Convexity::Convex) => Err(refuse(
+                "step_size",
+                "`step_size` theorem follows `objective`: Thm. 6.7 is convex, Thm. 6.8 nonconvex",
+            )),
             (SparseStepSize::Theorem67, _) if !self.domain.diameter_l2(1).is_finite() => Err(refuse(
                 "step_size",
                 "Thm. 6.7's step D/(nu sqrt(tau)) needs a bounded `domain` (its diameter D): give `learning_rate` instead",
@@ -299,14 +317,20 @@ impl SparseRunSpec {
             if nnz > self.sparsity {
                 return Err(refuse(
                     "sparsity",
-                    format!("row {i} has {nnz} non-zeros, more than `sparsity` s = {}: its gradients leave S_s^d", self.sparsity),
+                    format!(
+                        "row {i} has {nnz} non-zeros, more than `sparsity` s = {}: its gradients leave S_s^d",
+                        self.sparsity
+                    ),
                 ));
             }
             let norm = crate::linalg::norm_l2(values);
             if norm > self.l2_bound {
                 return Err(refuse(
                     "l2_bound",
-                    format!("row {i} has l2 norm {norm}, more than `l2_bound` L = {}: its gradients leave S_s^d", self.l2_bound),
+                    format!(
+                        "row {i} has l2 norm {norm}, more than `l2_bound` L = {}: its gradients leave S_s^d",
+                        self.l2_bound
+                    ),
                 ));
             }
         }
