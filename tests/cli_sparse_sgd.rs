@@ -29,7 +29,7 @@ fn data_files(dir: &TempDir) -> (String, String) {
         let y = if r.random::<bool>() { 1 } else { -1 };
         let entries: Vec<String> = row.iter().map(|(j, v)| format!("{}:{v}", j + 1)).collect();
         svm += &format!("{y} {}\n", entries.join(" "));
-        let mut dense = vec![0.0; D];
+        let mut dense = [0.0; D];
         row.iter().for_each(|&(j, v)| dense[j] = v);
         let cells: Vec<String> = dense.iter().map(|v| v.to_string()).collect();
         csv += &format!("{},{y}\n", cells.join(","));

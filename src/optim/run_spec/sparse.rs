@@ -186,7 +186,7 @@ impl SparseRunSpec {
         }
     }
 
-    /// The data-free checks (see the module doc).
+    /// The data-free checks (see the module doc); returns the GLM loss of `loss`.
     ///
     /// # Errors
     /// [`crate::Error::RunSpec`] naming the parameter.
