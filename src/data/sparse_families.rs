@@ -244,7 +244,7 @@ pub fn hard_threshold(x: &[f64], tau: f64) -> Result<Vec<f64>> {
 }
 
 /// Maurey's sparsification of the mean (Thm. 3.4's proof): w = (1/K)·Σ_k z_{i_k} with i_1..i_K iid
-/// uniform on [n]; w is (sK)-sparse and E‖w − z̄‖₂² = (mean_i ‖z_i‖₂² − ‖z̄‖₂²)/K exactly.
+/// uniform on \[n\]; w is (sK)-sparse and E‖w − z̄‖₂² = (mean_i ‖z_i‖₂² − ‖z̄‖₂²)/K exactly.
 /// Returns w densely.
 ///
 /// # Errors

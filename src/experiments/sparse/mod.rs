@@ -1,11 +1,11 @@
 //! `dpref reproduce sparse`: the \[GGKKM\] experiments. The paper has none; these are the synthetic
 //! ones its bounds suggest, sized for two cores:
 //!
-//! - E1 ([`mean`]): the projection mechanism against plain Laplace/Gaussian noise, error against
+//! - E1 (`mean.rs`): the projection mechanism against plain Laplace/Gaussian noise, error against
 //!   n and s, the sparse and dense regimes;
-//! - E2 ([`erm`]): output perturbation (Algorithm 3) on sparse logistic regression, excess
+//! - E2 (`erm.rs`): output perturbation (Algorithm 3) on sparse logistic regression, excess
 //!   empirical risk against n;
-//! - E3 ([`exact`]): the sparse exponential mechanism (Algorithm 4), exact privacy and utility.
+//! - E3 (`exact.rs`): the sparse exponential mechanism (Algorithm 4), exact privacy and utility.
 //!
 //! Slopes carry 95% bootstrap intervals ([`crate::experiments::fit`]); a slope claim is observed
 //! when the interval meets the predicted range (the rate's exponent and the slope of the
