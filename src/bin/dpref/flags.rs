@@ -163,6 +163,12 @@ const RUN_FLAGS: &[(&str, &str)] = &[
     ("selection", "--selection"),
     ("phases", "--phases"),
     ("rounds", "--rounds"),
+    ("l2_bound", "--l2-bound"),
+    ("sparsity", "--sparsity"),
+    ("step_size", "--theorem-step"),
+    ("beta", "--beta"),
+    ("selection_score", "--selection-score"),
+    ("selection_scale", "--selection-scale"),
 ];
 
 /// The flag that sets `parameter` (the name itself if no flag does).

@@ -27,6 +27,8 @@ mod run;
 mod run_args;
 mod run_convert;
 mod run_print;
+mod run_sparse;
+mod run_sparse_args;
 
 /// The exit codes, shown at the end of every subcommand's `--help`.
 pub(crate) const EXIT_CODES: &str = "Exit codes: 0 success; 2 bad input or an unsupported request (one line on stderr \

@@ -4,12 +4,12 @@ use crate::flags::{CliError, CliResult, usage};
 use crate::run_args::RunArgs;
 use dpref::error::Error;
 use dpref::optim::RunSpec;
-use dpref::optim::run_spec::Ellipsoid;
+use dpref::optim::run_spec::{Algorithm, Ellipsoid};
 
 /// The [`RunSpec`] of the flags. The error of a `--lambda` or `--ellipsoid` text that does not
 /// parse is returned second, to be reported only if the spec's own checks pass (a flag the
 /// algorithm does not use is reported as such, whatever its value).
-fn to_spec(args: &RunArgs) -> CliResult<(RunSpec, Option<CliError>)> {
+fn to_spec(args: &RunArgs, algorithm: Algorithm) -> CliResult<(RunSpec, Option<CliError>)> {
     let domain = dpref::geometry::Domain::parse(&args.domain)?;
     let clip = if args.clip == "none" {
         None
@@ -43,7 +43,7 @@ fn to_spec(args: &RunArgs) -> CliResult<(RunSpec, Option<CliError>)> {
             Ellipsoid::Identity
         })
     });
-    let mut spec = RunSpec::new(args.algorithm.into(), args.loss.into());
+    let mut spec = RunSpec::new(algorithm, args.loss.into());
     spec.hidden = args.hidden.clone();
     (spec.epsilon, spec.delta, spec.sigma, spec.paper_noise) = (args.epsilon, args.delta, args.sigma, args.paper_noise);
     spec.neighbouring = args.neighbouring.into();
@@ -73,7 +73,14 @@ fn to_spec(args: &RunArgs) -> CliResult<(RunSpec, Option<CliError>)> {
 
 /// `dpref run`: checks the spec, reads the data, runs, prints.
 pub(crate) fn run_algorithm(args: &RunArgs) -> CliResult<String> {
-    let (spec, deferred) = to_spec(args)?;
+    let algorithm = match args.algorithm.resolve() {
+        Ok(algorithm) => algorithm,
+        Err(sparse) => return crate::run_sparse::run_sparse(args, sparse),
+    };
+    if let Some(flag) = args.sparse.first_given() {
+        return Err(usage(format!("{flag} applies to sparse-sgd and sparse-boosted-sgd only")));
+    }
+    let (spec, deferred) = to_spec(args, algorithm)?;
     spec.check()?;
     if let Some(e) = deferred {
         return Err(e);
@@ -138,6 +145,6 @@ impl dpref::optim::Observer for Progress {
 }
 
 /// Whether `path` is read as LIBSVM (by its extension) rather than CSV.
-fn is_libsvm(path: &std::path::Path) -> bool {
+pub(crate) fn is_libsvm(path: &std::path::Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()), Some("svm" | "libsvm"))
 }

@@ -49,6 +49,12 @@ pub(crate) enum AlgorithmArg {
     #[value(help = "Stochastic mirror descent with KL on --domain simplex ([AFKT] Alg. 4), non-private \
                     (--sigma 0); --rounds passes")]
     EntropicMirrorDescent,
+    #[value(help = "Bias-reduced sparse SGD with a privacy filter ([GGKKM] Alg. 6) on CSR data: random stopping \
+                    time, rows in S_s^d (--l2-bound, --sparsity), (eps <= 1, delta > 0), replace-one")]
+    SparseSgd,
+    #[value(help = "Boosted bias-reduced sparse SGD ([GGKKM] Alg. 7): K = ceil(log2(2/--beta)) runs of sparse-sgd \
+                    at (eps, delta)/(K+1) and a private noisy-argmin selection")]
+    SparseBoostedSgd,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -255,6 +261,8 @@ pub(crate) struct RunArgs {
     /// entropic-mirror-descent: passes over the data.
     #[arg(long, value_parser = whole_u64, help_heading = AFKT_HEADING)]
     pub(crate) rounds: Option<u64>,
+    #[command(flatten)]
+    pub(crate) sparse: crate::run_sparse_args::SparseArgs,
     /// Print one JSON object instead of text.
     #[arg(long, help_heading = OUTPUT_HEADING)]
     pub(crate) json: bool,

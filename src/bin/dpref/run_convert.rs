@@ -3,11 +3,13 @@
 use crate::account_args::{NeighbouringArg, SamplingArg};
 use crate::run_args::{AblationArg, AlgorithmArg, LossArg, MirrorMapArg, OutputArg, SelectionArg, VariantArg};
 use dpref::optim::SelectionMechanism;
-use dpref::optim::run_spec::{Ablation, Algorithm, L1MirrorMap, Output, RunLoss, Sampling, Variant};
+use dpref::optim::run_spec::{Ablation, Algorithm, L1MirrorMap, Output, RunLoss, Sampling, SparseAlgorithm, Variant};
 
-impl From<AlgorithmArg> for Algorithm {
-    fn from(a: AlgorithmArg) -> Self {
-        match a {
+impl AlgorithmArg {
+    /// The dense `run` algorithm, or the \[GGKKM\] sparse-gradient one (run on CSR data by
+    /// `run_sparse`).
+    pub(crate) fn resolve(self) -> Result<Algorithm, SparseAlgorithm> {
+        Ok(match self {
             AlgorithmArg::DpSgd => Algorithm::DpSgd,
             AlgorithmArg::Pasan => Algorithm::Pasan,
             AlgorithmArg::Pagan => Algorithm::Pagan,
@@ -22,7 +24,9 @@ impl From<AlgorithmArg> for Algorithm {
             AlgorithmArg::LocalizedMirrorDescent => Algorithm::LocalizedMirrorDescent,
             AlgorithmArg::PrivateFrankWolfe => Algorithm::PrivateFrankWolfe,
             AlgorithmArg::EntropicMirrorDescent => Algorithm::EntropicMirrorDescent,
-        }
+            AlgorithmArg::SparseSgd => return Err(SparseAlgorithm::BiasReducedSgd),
+            AlgorithmArg::SparseBoostedSgd => return Err(SparseAlgorithm::BoostedSgd),
+        })
     }
 }
 

@@ -22,8 +22,12 @@
 mod check;
 mod l1;
 mod plan;
+mod sparse;
 
 pub use plan::{RunOutcome, RunPlan};
+pub use sparse::{
+    HORIZON_C_PRIME, SparseAlgorithm, SparseRunOutcome, SparseRunSpec, SparseSelection, SparseSgdStats, SparseStepSize,
+};
 
 use crate::accounting::Neighbouring;
 use crate::error::{Error, display_number};
