@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::cli::{dpref, fresh_dir};
+use common::cli::{dpref, fresh_dir, table_rows};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -22,19 +22,6 @@ fn quick_run() -> &'static (PathBuf, String) {
         let md = std::fs::read_to_string(dir.join("l1.md")).expect("l1.md");
         (dir, md)
     })
-}
-
-/// The cells of the Markdown table rows under the heading that starts with `heading`.
-fn table_rows(md: &str, heading: &str) -> Vec<Vec<String>> {
-    let start = md.find(heading).unwrap_or_else(|| panic!("no {heading:?} in\n{md}"));
-    md[start..]
-        .lines()
-        .skip(1)
-        .skip_while(|l| !l.starts_with('|'))
-        .take_while(|l| l.starts_with('|'))
-        .skip(2) // header and separator
-        .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect())
-        .collect()
 }
 
 #[test]

@@ -7,36 +7,18 @@
 //! corrected temperature is within ε, and every E4 run reports ε within its target. Which claims
 //! are observed is reported, not asserted.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn dpref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
-}
+use common::cli::{dpref, fresh_dir, table_rows};
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dpref-reproduce-sparse-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// The cells of the Markdown table rows under the heading that starts with `heading`.
-fn table_rows(md: &str, heading: &str) -> Vec<Vec<f64>> {
-    let start = md.find(heading).unwrap_or_else(|| panic!("no {heading:?} in\n{md}"));
-    md[start..]
-        .lines()
-        .skip(1)
-        .skip_while(|l| !l.starts_with('|'))
-        .take_while(|l| l.starts_with('|'))
-        .skip(2) // header and separator
-        .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().parse().expect("a number")).collect())
-        .collect()
+/// The rows under `heading` as numbers.
+fn number_rows(md: &str, heading: &str) -> Vec<Vec<f64>> {
+    table_rows(md, heading).iter().map(|r| r.iter().map(|c| c.parse().expect("a number")).collect()).collect()
 }
 
 #[test]
 fn reproduce_sparse_quick_writes_claims_tables_and_plots_deterministically() {
-    let (a, b) = (temp_dir("a"), temp_dir("b"));
+    let (a, b) = (fresh_dir("reproduce-sparse-a"), fresh_dir("reproduce-sparse-b"));
     for dir in [&a, &b] {
         let o = dpref(&["reproduce", "sparse", "--quick", "--seed", "5", "--out", dir.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
@@ -55,37 +37,28 @@ fn reproduce_sparse_quick_writes_claims_tables_and_plots_deterministically() {
     let observed = claims.iter().filter(|c| c.ends_with("**observed**")).count();
     assert!(md.contains(&format!("{observed} of 16 claims observed")), "{md}");
     // E1: projected error <= unprojected error, for both noises, at every grid point
-    let by_n = table_rows(&md, "#### E1 (a)");
-    let by_s = table_rows(&md, "#### E1 (b)");
+    let by_n = number_rows(&md, "#### E1 (a)");
+    let by_s = number_rows(&md, "#### E1 (b)");
     assert_eq!((by_n.len(), by_s.len()), (12, 6), "{md}");
     for row in by_n.iter().chain(&by_s) {
         assert!(row[2] <= row[3] && row[4] <= row[5], "projection increased the error: {row:?}");
         assert!(row[2..].iter().all(|e| *e > 0.0 && e.is_finite()), "{row:?}");
     }
     // E2: five grid points, excess above -2.5e-4, the bound positive
-    let e2 = table_rows(&md, "#### E2");
+    let e2 = number_rows(&md, "#### E2");
     assert_eq!(e2.len(), 5, "{md}");
     for row in &e2 {
         assert!(row[2] >= -2.5e-4 && row[2].is_finite() && row[3] > 0.0, "{row:?}");
     }
     // E4: every reported epsilon within the target 1, every gradient norm finite and positive
-    let e4: Vec<Vec<String>> = {
-        let start = md.find("#### E4").expect("E4 table");
-        md[start..]
-            .lines()
-            .skip_while(|l| !l.starts_with('|'))
-            .skip(2)
-            .take_while(|l| l.starts_with('|'))
-            .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect())
-            .collect()
-    };
+    let e4 = table_rows(&md, "#### E4");
     assert_eq!(e4.len(), 8, "{md}");
     for row in e4.iter().filter(|r| r[5] != "-") {
         let (norm, eps): (f64, f64) = (row[3].parse().unwrap(), row[5].parse().unwrap());
         assert!(norm > 0.0 && norm.is_finite() && eps <= 1.0 + 1e-9, "{row:?}");
     }
     // E3: the corrected temperature's exact privacy loss is within epsilon
-    let e3 = table_rows(&md, "#### E3");
+    let e3 = number_rows(&md, "#### E3");
     assert_eq!(e3.len(), 5, "{md}");
     for row in &e3 {
         assert!(row[1] <= row[0] * (1.0 + 1e-9), "Algorithm 4 loses {} > eps {}", row[1], row[0]);

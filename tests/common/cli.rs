@@ -23,3 +23,18 @@ pub fn fresh_dir(tag: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
+
+/// The cells of the Markdown table rows under the heading that starts with `heading` (header
+/// and separator rows skipped), as a `reproduce` report writes them.
+#[allow(dead_code)] // not every test file reads reports
+pub fn table_rows(md: &str, heading: &str) -> Vec<Vec<String>> {
+    let start = md.find(heading).unwrap_or_else(|| panic!("no {heading:?} in\n{md}"));
+    md[start..]
+        .lines()
+        .skip(1)
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect())
+        .collect()
+}
