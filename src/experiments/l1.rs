@@ -24,8 +24,8 @@
 //! `b = n/ln²n`, `T = ½log₂(bεβD/(L ln m))` give T ≈ 2 at these n). The tuning is non-private
 //! (an oracle over T, as the theorem's T is), and said so in the report.
 
-use super::fit::mean;
 pub use super::fit::ols_slope;
+use super::fit::{Claim, Slope, mean, mean_interval, predicted_slope, quantile};
 use super::plot::{Figure, Panel, Reference, Series, write_figure};
 use super::{Options, Progress, tune_extending};
 use crate::bounds::l1::md_private_term_unit_constant;
@@ -172,34 +172,6 @@ pub struct Point {
     pub fw_epsilon: f64,
 }
 
-/// A fitted slope with its 95% bootstrap interval.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Slope {
-    /// The slope of ln(mean excess) on ln(parameter).
-    pub estimate: f64,
-    /// 2.5% and 97.5% bootstrap quantiles.
-    pub interval: (f64, f64),
-}
-
-impl Slope {
-    fn show(&self) -> String {
-        format!("{:.3} [{:.3}, {:.3}]", self.estimate, self.interval.0, self.interval.1)
-    }
-
-    /// Whether the interval meets `[lo, hi]`.
-    pub fn meets(&self, lo: f64, hi: f64) -> bool {
-        let (lo, hi) = (lo.min(hi), lo.max(hi));
-        self.interval.0 <= hi && self.interval.1 >= lo
-    }
-}
-
-fn quantile(v: &mut [f64], q: f64) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let pos = q * (v.len() - 1) as f64;
-    let (i, f) = (pos.floor() as usize, pos - pos.floor());
-    if i + 1 < v.len() { v[i] * (1.0 - f) + v[i + 1] * f } else { v[i] }
-}
-
 /// Log–log slopes of MD, FW and (MD − FW), with seeds resampled within every point (the same
 /// resampled seeds for both methods, which share a seed's data).
 fn fit(points: &[Point], seeds: Seeds) -> (Slope, Slope, Slope) {
@@ -236,13 +208,6 @@ fn fit(points: &[Point], seeds: Seeds) -> (Slope, Slope, Slope) {
         Slope { estimate: fw, interval: ci(&mut bf) },
         Slope { estimate: md - fw, interval: ci(&mut bd) },
     )
-}
-
-/// The slope of `ln f` on `ln x` over the grid (a theorem's rate with its logarithms).
-fn predicted_slope(xs: &[f64], f: impl Fn(f64) -> Result<f64>) -> Result<f64> {
-    let lx: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
-    let ly: Vec<f64> = xs.iter().map(|&x| f(x).map(f64::ln)).collect::<Result<_>>()?;
-    Ok(ols_slope(&lx, &ly))
 }
 
 /// Seed `s`'s problem of n samples in dimension d, and F(x*).
@@ -335,31 +300,8 @@ fn run_point(x: f64, n: usize, d: usize, epsilon: f64, tune_seeds: usize, seeds_
     })
 }
 
-/// One claim and whether it was observed.
-#[derive(Debug, Clone)]
-pub struct Claim {
-    /// Its label, e.g. "(a) MD vs d".
-    pub label: String,
-    /// Observed or not.
-    pub observed: bool,
-    /// The full line.
-    pub line: String,
-}
-
 fn claim(label: &str, what: &str, slope: &Slope, lo: f64, hi: f64) -> Claim {
-    let (lo, hi) = (lo.min(hi) - TOLERANCE, lo.max(hi) + TOLERANCE);
-    let observed = slope.meets(lo, hi);
-    Claim {
-        label: label.into(),
-        observed,
-        line: format!(
-            "- {label}: {what}, predicted slope in [{:.3}, {:.3}]; fitted {} — **{}**",
-            lo.min(hi),
-            lo.max(hi),
-            slope.show(),
-            if observed { "observed" } else { "not observed" }
-        ),
-    }
+    Claim::slope(label, what, slope, (lo, hi), TOLERANCE)
 }
 
 /// The report.
@@ -403,14 +345,6 @@ fn table(title: &str, var: &str, points: &[Point]) -> String {
     md + "\n"
 }
 
-/// The 95% bootstrap interval of the mean of `v`.
-fn mean_interval(v: &[f64], rng: &mut crate::rng::DpRng) -> (f64, f64) {
-    let k = v.len();
-    let mut m: Vec<f64> =
-        (0..BOOTSTRAP).map(|_| (0..k).map(|_| v[rng.random_range(0..k)]).sum::<f64>() / k as f64).collect();
-    (quantile(&mut m, 0.025), quantile(&mut m, 0.975))
-}
-
 fn panel(
     title: String,
     key: String,
@@ -421,7 +355,7 @@ fn panel(
     let series = |label: &str, f: &dyn Fn(&Point) -> &Vec<f64>, rng: &mut crate::rng::DpRng| Series {
         label: label.into(),
         points: points.iter().map(|p| (x(p), mean(f(p)))).collect(),
-        band: points.iter().map(|p| mean_interval(f(p), rng)).collect(),
+        band: points.iter().map(|p| mean_interval(f(p), BOOTSTRAP, rng)).collect(),
     };
     let md = series("mirror descent (Alg. 1)", &|p| &p.md, rng);
     let fw = series("Frank-Wolfe (Alg. 3, pure eps)", &|p| &p.fw, rng);
@@ -506,16 +440,15 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         ),
     ];
     let slower = a_diff.interval.0 > 0.0;
-    claims.push(Claim {
-        label: "(a) FW slower than MD".into(),
-        observed: slower,
-        line: format!(
-            "- (a) FW slower than MD: Frank-Wolfe's slope in d below mirror descent's; slope(MD) - slope(FW) = {} (bootstrap \
-             interval above 0 required) — **{}**",
-            a_diff.show(),
-            if slower { "observed" } else { "not observed" }
+    claims.push(Claim::new(
+        "(a) FW slower than MD",
+        slower,
+        format!(
+            "Frank-Wolfe's slope in d below mirror descent's; slope(MD) - slope(FW) = {} (bootstrap interval above 0 \
+             required)",
+            a_diff.show()
         ),
-    });
+    ));
     claims.push(claim(
         "(b) MD vs n, privacy negligible",
         &format!("mirror descent at epsilon = {}: about n^(-1/2)", size.eps_b[0]),
