@@ -78,14 +78,16 @@ fn e1_point(x: f64, n: usize, d: usize, s: usize, reps: usize, seeds: Seeds) -> 
     Ok(Point { x, n, s, errors })
 }
 
-/// The n at which the noise's expected l1 norm equals L√s: `dσ = L√s` with σ = 2L√s/(nε)
-/// (Laplace), `dσ√(2/π) = L√s` with σ = 2√2 L √ln(1.25/δ)/(nε) (Gaussian, classical scale).
-pub fn transition_n(d: usize, s: usize, gaussian: bool) -> f64 {
-    if gaussian {
-        d as f64 * 4.0 * (1.25 / DELTA).ln().sqrt() / ((std::f64::consts::PI * s as f64).sqrt() * EPSILON)
-    } else {
-        2.0 * d as f64 / EPSILON
-    }
+/// The n at which the noise's expected l1 norm equals L√s: E‖ξ‖₁ = dσ (Laplace, E|ξ_j| = σ) or
+/// dσ√(2/π) (Gaussian), with σ = σ(1)/n the scale Algorithm 1 itself calibrates
+/// ([`ProjectionMechanismConfig::noise_scale`]), so n = d·c·σ(1)/(L√s).
+///
+/// # Errors
+/// The config's (ε, δ) errors.
+pub fn transition_n(d: usize, s: usize, gaussian: bool) -> Result<f64> {
+    let (delta, mean_abs) = if gaussian { (DELTA, (2.0 / std::f64::consts::PI).sqrt()) } else { (0.0, 1.0) };
+    let sigma_at_one = ProjectionMechanismConfig::new(L, s, EPSILON, delta)?.noise_scale(1)?.sigma();
+    Ok(d as f64 * mean_abs * sigma_at_one / (L * (s as f64).sqrt()))
 }
 
 /// The slope of method `m` over the points with `keep(n)`.
@@ -156,7 +158,7 @@ pub(super) fn run(quick: bool, root: Seeds, progress: &Progress, out: &Path) -> 
         by_s.push(e1_point(sj as f64, size.n_for_s, d, sj, size.reps, root.child(2).child(j as u64))?);
     }
     let boot = root.child(9);
-    let (lap_t, gau_t) = (transition_n(d, s, false), transition_n(d, s, true));
+    let (lap_t, gau_t) = (transition_n(d, s, false)?, transition_n(d, s, true)?);
     let sparse_regime = |t: f64| move |p: &Point| (p.n as f64) <= t / 8.0;
     let (lap_sparse, lap_sparse_ns) = slope_over(&by_n, 0, sparse_regime(lap_t), boot.child(1));
     let (lap_dense, _) = slope_over(&by_n, 0, |p| p.n as f64 >= 8.0 * lap_t, boot.child(2));
