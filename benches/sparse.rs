@@ -5,8 +5,8 @@
 //! values and runs the projection's O(d) passes, which the floor leaves out. The ratio is printed
 //! after the criterion group. Data are built from a seed outside the timed closures.
 //!
-//! \[GGKKM\] Algorithm 2's basis pursuit at the notes' E1 size (n = 100, s = 4, d = 2·10⁴,
-//! ε = 0.99 (< 1 is required), δ = 1e-6: m = 157 measurements): the certified solve of line 6 on
+//! \[GGKKM\] Algorithm 2's basis pursuit at the size of `dpref reproduce sparse`'s E1 (n = 100, s = 4, d = 2·10⁴,
+//! ε = 0.99 (< 1 is required), δ = 1e-6: m = 156 measurements): the certified solve of line 6 on
 //! the release b of lines 3–5, with the ADMM iterations, simplex pivots and time to the gap
 //! tolerance printed after the group.
 

@@ -8,7 +8,7 @@
 //! [`LinearSigns`]: linear losses with random-sign features, on the l1 ball or the simplex.
 //! [`HardInstanceL1`]: \[AFKT\] Theorem 10's non-smooth instance `f(x; z) = L‖x − z‖₁`,
 //! `z ∈ {±D/d}^d`, with its own subgradient oracle (not a GLM loss) and exact population loss.
-//! [`AbsoluteRegressionL1`]: non-smooth l1 regression `|⟨a, x⟩ − y|` (notes E2) with its exact
+//! [`AbsoluteRegressionL1`]: non-smooth l1 regression `|⟨a, x⟩ − y|` (the l1 regression of `dpref reproduce l1`) with its exact
 //! optimum and, for small d, its exact population loss.
 //!
 //! Checked by `tests/l1_problems.rs` (population losses against fresh samples, optima, gradient
@@ -143,7 +143,7 @@ impl LinearSigns {
     }
 }
 
-/// \[AFKT\] Theorem 10's hard instance (notes §2.7, E3): `f(x; z) = L‖x − z‖₁` over the l1 ball of
+/// \[AFKT\] Theorem 10's hard instance (Sec. 6, the lower bound for the l1 ball): `f(x; z) = L‖x − z‖₁` over the l1 ball of
 /// radius D, samples `z ∈ {±a}^d`, `a = D/d`, coordinates independent with `P(z_j = +a) = (1 + μ_j)/2`.
 /// The loss is not a function of `⟨z, x⟩`, so it is not a GLM [`crate::loss::Loss`]: the problem
 /// carries its own value and subgradient oracle.
@@ -251,7 +251,7 @@ impl HardInstanceL1 {
     }
 }
 
-/// Non-smooth l1 regression (notes E2): features `a ~ Rademacher^d` (`‖a‖_∞ = 1`, so the loss is
+/// Non-smooth l1 regression (`dpref reproduce l1`): features `a ~ Rademacher^d` (`‖a‖_∞ = 1`, so the loss is
 /// 1-Lipschitz w.r.t. ‖·‖₁), labels `y = ⟨a, x_true⟩ + ξ`, `ξ ~ U[−s, s]`, s > 0, the loss
 /// `|⟨a, x⟩ − y|` ([`crate::loss::Loss::Absolute`]).
 ///

@@ -36,8 +36,8 @@ pub enum SparseFamily {
     /// ‖z‖₂ = L·√U, U ~ U(0, 1) (so the squared norm is uniform on [0, L²]).
     GaussianEntries,
     /// Embedding-table gradients: d = V·s coordinates in V buckets of width s; each row activates
-    /// one bucket, bucket v with probability ∝ (v + 1)^{−zipf} (Zipf; 1.1 in the notes'
-    /// proposal), with Gaussian entries rescaled to ‖z‖₂ = L. Needs s to divide d.
+    /// one bucket, bucket v with probability ∝ (v + 1)^{−zipf} (Zipf; `dpref reproduce
+    /// sparse` uses 1.1), with Gaussian entries rescaled to ‖z‖₂ = L. Needs s to divide d.
     EmbeddingTable {
         /// The Zipf exponent of the bucket frequencies (> 0).
         zipf: f64,
