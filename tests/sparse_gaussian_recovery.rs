@@ -491,9 +491,9 @@ fn d3_errors(s: usize, n: usize, c_m: f64, reps: u64, base: u64) -> (Vec<f64>, b
     (errors, recovery)
 }
 
-/// The expected noise norm of the recovery branch up to a constant, written here from the notes'
-/// §2.2 formulas (not the crate's): `σ√m ∝ ρ(m)√m/n` with `m = ⌈c_m nε√(s ln(d/s)/ln(1/δ))⌉` and
-/// the certified `ρ = 1 + √(2s/m) + √(2 ln(2C(d, 2s)/δ)/m)`.
+/// The expected noise norm of the recovery branch up to a constant, written here from the
+/// formulas of proofs/sparse/gaussian_l1_recovery.md §1 (not the crate's code): `σ√m ∝ ρ(m)√m/n`
+/// with `m = ⌈c_m nε√(s ln(d/s)/ln(1/δ))⌉` and the certified `ρ = 1 + √(2s/m) + √(2 ln(2C(d, 2s)/δ)/m)`.
 fn d3_noise_norm(s: usize, n: usize, c_m: f64) -> dpref::error::Result<f64> {
     let (d, eps, delta) = (2000f64, 0.9, 1e-5f64);
     let sf = s as f64;
@@ -514,7 +514,7 @@ fn d3_noise_norm(s: usize, n: usize, c_m: f64) -> dpref::error::Result<f64> {
 /// - (b) Recovery branch (c_m = 0.05, s = 1, n ∈ {1200, 1700, 2400}: m = 44, 63, 88, all with
 ///   d ≥ m ln² m). The paper's rate (s ln(d/s) ln(1/δ))^{1/4}/√(εn) is slope −1/2: it is
 ///   ‖ξ‖₂ ∝ σ√m ∝ √n/n with the RIP constant fixed at 3/2. The implementation uses the certified
-///   ρ(m) (erratum 9), which falls as m grows, so the predicted slope is that of ρ(m)√m/n on the
+///   ρ(m) (proofs/sparse/gaussian_l1_recovery.md §5), which falls as m grows, so the predicted slope is that of ρ(m)√m/n on the
 ///   grid (`d3_noise_norm`, −0.76). Basis pursuit's amplification κ = error/(ρ√m/n) is not a
 ///   constant either: measured 11.6, 7.4, 7.7 at m = 22, 44, 88 (m ≈ 20 is unstable, hence
 ///   m ≥ 44 here). Band: [predicted − 0.3, predicted + 0.15] (the κ drift, −0.2 at most on this
