@@ -28,6 +28,27 @@ fn sparse_data(n: usize, d: usize, s: usize, l: f64, seed: u64) -> SparseDataset
     SparseDataset::from_rows(&rows, labels, d).unwrap()
 }
 
+/// The logistic setting the estimator tests share: `sparse_data(n, d, s, L = 1, seed)`.
+struct Logistic {
+    data: SparseDataset,
+    s: usize,
+}
+
+impl Logistic {
+    fn new(n: usize, d: usize, s: usize, seed: u64) -> Self {
+        Logistic { data: sparse_data(n, d, s, 1.0, seed), s }
+    }
+
+    fn glm(&self) -> SparseGlm<'_> {
+        SparseGlm { loss: Loss::Logistic, data: &self.data }
+    }
+
+    /// Algorithm 5 at (ε, δ) with L = 1 and this s.
+    fn config(&self, epsilon: f64, delta: f64) -> BiasReducedConfig {
+        BiasReducedConfig::new(1.0, self.s, epsilon, delta).unwrap()
+    }
+}
+
 /// A deterministic, biased "mechanism" φ(v, m) = v·m/(m + 1) + c/m (notes' B6 map): no noise, so
 /// the expectation over (N, B, I) is a finite sum.
 struct BiasedMap {
@@ -184,11 +205,10 @@ fn exact_b6_bias_reduced_telescoping_identity_n8_and_fails_without_c_m() {
 /// exactly ½(G⁻_O + G⁻_E) up to the same rounding.
 #[test]
 fn exact_b6_bias_reduced_identity_mechanism_returns_the_gradient_at_i() {
-    let (n, d, s) = (100, 20, 3);
-    let data = sparse_data(n, d, s, 1.0, 5);
-    let glm = SparseGlm { loss: Loss::Logistic, data: &data };
+    let (n, d) = (100, 20);
+    let case = Logistic::new(n, d, 3, 5);
+    let (data, glm, cfg) = (&case.data, case.glm(), case.config(1.0, 1e-5));
     let x: Vec<f64> = (0..d).map(|j| (j as f64 * 0.37).sin()).collect();
-    let cfg = BiasReducedConfig::new(1.0, s, 1.0, 1e-5).unwrap();
     let law = TruncatedGeometric::new(truncation_m(n).unwrap()).unwrap();
     for seed in 0..50 {
         let mut release = PrivateRelease::statistics(0.0, Seeds::new(seed)).unwrap();
@@ -322,10 +342,9 @@ fn exact_bias_reduced_cost_is_2_pow_n_plus_1_gradients_mean_about_log2_n() {
         println!("n = {n}: expected gradients per call {mean:.4}, log2 n = {log2n:.4}");
         assert!(mean <= log2n + 3.0 && mean <= n as f64 + 1.0);
     }
-    let (n, d, s) = (1000, 30, 2);
-    let data = sparse_data(n, d, s, 1.0, 3);
-    let glm = SparseGlm { loss: Loss::Logistic, data: &data };
-    let cfg = BiasReducedConfig::new(1.0, s, 1.0, 1e-5).unwrap();
+    let d = 30;
+    let case = Logistic::new(1000, d, 2, 3);
+    let (glm, cfg) = (case.glm(), case.config(1.0, 1e-5));
     for seed in 0..40 {
         let run = cfg.run(&vec![0.1; d], glm, Seeds::new(seed)).unwrap();
         assert_eq!(run.estimate.gradients_evaluated, (1 << (run.estimate.level_n + 1)) + 1);
@@ -339,12 +358,9 @@ fn exact_bias_reduced_cost_is_2_pow_n_plus_1_gradients_mean_about_log2_n() {
 /// four `Laplace(4/ε)` events, no amplification, pure ε = ε up to rounding.
 #[test]
 fn bias_reduced_records_subsampled_events_and_reports_privacy() {
-    let (n, d, s) = (256, 40, 3);
-    let data = sparse_data(n, d, s, 1.0, 8);
-    let glm = SparseGlm { loss: Loss::Logistic, data: &data };
-    let x = vec![0.05; d];
-    let (eps, delta) = (1.0, 1e-5);
-    let cfg = BiasReducedConfig::new(1.0, s, eps, delta).unwrap();
+    let (n, d, eps, delta) = (256, 40, 1.0, 1e-5);
+    let case = Logistic::new(n, d, 3, 8);
+    let (glm, cfg, x) = (case.glm(), case.config(eps, delta), vec![0.05; d]);
     let z = cfg.per_call().unwrap().noise_scale(1).unwrap().sigma() / cfg.per_call().unwrap().l2_sensitivity(1);
     let mut levels = std::collections::BTreeSet::new();
     for seed in 0..12 {
@@ -374,7 +390,7 @@ fn bias_reduced_records_subsampled_events_and_reports_privacy() {
         assert!(reported <= eps && reported < plain);
     }
     assert!(levels.len() >= 2, "several levels N seen: {levels:?}");
-    let laplace = BiasReducedConfig::new(1.0, s, eps, 0.0).unwrap();
+    let laplace = case.config(eps, 0.0);
     let run = laplace.run(&x, glm, Seeds::new(1)).unwrap();
     let Some(DpEvent::SelfComposed { event, count: 4 }) = run.events.as_event() else { panic!("{:?}", run.events) };
     let DpEvent::Laplace { noise_multiplier } = *event else { panic!() };
@@ -389,10 +405,8 @@ fn bias_reduced_records_subsampled_events_and_reports_privacy() {
 #[test]
 fn bias_reduced_invalid_input_is_a_typed_error() {
     let (n, d, s) = (32, 10, 2);
-    let data = sparse_data(n, d, s, 1.0, 2);
-    let glm = SparseGlm { loss: Loss::Logistic, data: &data };
-    let x = vec![0.0; d];
-    let cfg = BiasReducedConfig::new(1.0, s, 1.0, 1e-5).unwrap();
+    let case = Logistic::new(n, d, s, 2);
+    let (glm, cfg, x) = (case.glm(), case.config(1.0, 1e-5), vec![0.0; d]);
     let rel = || PrivateRelease::statistics(0.0, Seeds::new(0)).unwrap();
     assert!(matches!(cfg.estimate(&x, glm, 5, &mut rel()), Err(Error::InvalidParameter { .. })), "N > M = 4");
     assert!(cfg.estimate(&x, glm, 4, &mut rel()).is_ok());
@@ -411,7 +425,7 @@ fn bias_reduced_invalid_input_is_a_typed_error() {
     assert!(matches!(cfg.estimate(&x, long_glm, 3, &mut rel()), Err(Error::InvalidParameter { .. })), "norm 3 > L = 1");
     let alg2 = cfg.clone().with_mechanism(MeanMechanismKind::GaussianL1Recovery);
     assert!(alg2.estimate(&x, glm, 0, &mut rel()).is_ok(), "Algorithm 2 as MeanMech");
-    let pure = BiasReducedConfig::new(1.0, s, 1.0, 0.0).unwrap().with_mechanism(MeanMechanismKind::GaussianL1Recovery);
+    let pure = case.config(1.0, 0.0).with_mechanism(MeanMechanismKind::GaussianL1Recovery);
     assert!(matches!(pure.estimate(&x, glm, 0, &mut rel()), Err(Error::InvalidParameter { .. })), "needs delta > 0");
     assert!(
         matches!(BiasReducedConfig::new(1.0, s, 4.0, 1e-5), Err(Error::InvalidParameter { .. })),

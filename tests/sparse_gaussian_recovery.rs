@@ -1,5 +1,5 @@
 //! \[GGKKM\] Algorithm 2 (Gaussian ℓ1 recovery) and its basis pursuit primitive: the testable
-//! properties B2, C3, C4 and C9 (proofs/sparse/gaussian_l1_recovery.md §6), Algorithm 5 with
+//! properties B2, C3, C4, C9 and D3 (proofs/sparse/gaussian_l1_recovery.md §6), Algorithm 5 with
 //! Algorithm 2 as MeanMech, and golden snapshots of both branches.
 
 mod common;
@@ -468,4 +468,133 @@ fn golden_gaussian_l1_recovery_both_branches() {
             insta::assert_json_snapshot!(name, v);
         });
     }
+}
+
+/// Algorithm 2's error ‖ẑ − z̄‖₂ on the fixed mean z̄ = (1 − 1e-12)·(e₀ − e₇ + e₁₄ − …)/√s
+/// (s-sparse, ‖z̄‖ < L = 1: a mean of n copies of one vector of `S_s^d`), released as for n
+/// records (d = 2000, ε = 0.9, δ = 1e-5), `reps` seeds per point (seed = `base + rep`).
+fn d3_errors(s: usize, n: usize, c_m: f64, reps: u64, base: u64) -> (Vec<f64>, bool) {
+    let d = 2000;
+    let cfg = GaussianL1RecoveryConfig::new(1.0, s, 0.9, 1e-5).unwrap().with_measurement_constant(c_m).unwrap();
+    let mut z = vec![0.0; d];
+    for j in 0..s {
+        z[7 * j] = if j % 2 == 0 { 1.0 } else { -1.0 } * (1.0 - 1e-12) / (s as f64).sqrt();
+    }
+    let recovery = GaussianL1RecoveryConfig::takes_recovery_branch(cfg.measurements_m(n, d).unwrap(), d);
+    let errors = (0..reps)
+        .map(|r| {
+            let mut release = PrivateRelease::statistics(0.0, Seeds::new(base + r)).unwrap();
+            let run = cfg.release_mean(z.clone(), n, &mut release).unwrap();
+            run.z_hat.iter().zip(&z).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt()
+        })
+        .collect();
+    (errors, recovery)
+}
+
+/// The expected noise norm of the recovery branch up to a constant, written here from the
+/// formulas of proofs/sparse/gaussian_l1_recovery.md §1 (not the crate's code): `σ√m ∝ ρ(m)√m/n`
+/// with `m = ⌈c_m nε√(s ln(d/s)/ln(1/δ))⌉` and the certified `ρ = 1 + √(2s/m) + √(2 ln(2C(d, 2s)/δ)/m)`.
+fn d3_noise_norm(s: usize, n: usize, c_m: f64) -> dpref::error::Result<f64> {
+    let (d, eps, delta) = (2000f64, 0.9, 1e-5f64);
+    let sf = s as f64;
+    let m = (c_m * n as f64 * eps * (sf * (d / sf).ln() / (1.0 / delta).ln()).sqrt()).ceil();
+    let ln_c = statrs::function::factorial::ln_binomial(2000, 2 * s as u64);
+    let rho = 1.0 + (2.0 * sf / m).sqrt() + (2.0 * (2f64.ln() + ln_c - delta.ln()) / m).sqrt();
+    Ok(rho * m.sqrt() / n as f64)
+}
+
+/// D3 (Thm. 3.4's shape, Algorithm 2): log–log slopes of the mean error fitted with
+/// `experiments::fit::log_log_slope` (95% percentile bootstrap over the 8 seeds of each point,
+/// 400 resamples), on an s-sparse mean (so the error is the noise's, not Maurey's term).
+///
+/// - (a) Gaussian branch (c_m = 1, s = 1, n ∈ {200, 400, 800, 1600}: d < m ln² m): ẑ − z̄ = ξ with
+///   σ ∝ 1/n, so the error is σ‖g‖, g standard normal in ℝ^2000: slope exactly −1 in law (‖g‖
+///   varies by ~1.6% between seeds: the bootstrap interval is ±0.01). Band −1 ± 0.05. The
+///   s-slope (s ∈ {1, 4}, n = 800) is 0 in law: band 0 ± 0.05.
+/// - (b) Recovery branch (c_m = 0.05, s = 1, n ∈ {1200, 1700, 2400}: m = 44, 63, 88, all with
+///   d ≥ m ln² m). The paper's rate (s ln(d/s) ln(1/δ))^{1/4}/√(εn) is slope −1/2: it is
+///   ‖ξ‖₂ ∝ σ√m ∝ √n/n with the RIP constant fixed at 3/2. The implementation uses the certified
+///   ρ(m) (proofs/sparse/gaussian_l1_recovery.md §5), which falls as m grows, so the predicted slope is that of ρ(m)√m/n on the
+///   grid (`d3_noise_norm`, −0.76). Basis pursuit's amplification κ = error/(ρ√m/n) is not a
+///   constant either: measured 11.6, 7.4, 7.7 at m = 22, 44, 88 (m ≈ 20 is unstable, hence
+///   m ≥ 44 here). Band: [predicted − 0.3, predicted + 0.15] (the κ drift, −0.2 at most on this
+///   grid by the measurement, plus ±0.1 of bootstrap width). Measured −0.96 [−1.16, −0.74].
+///   The band excludes the paper's −1/2 by 0.11: the shape certified is "−1/2 steepened by the
+///   certified ρ's decline", and clearly not the Gaussian branch's −1 nor the twins' slopes.
+/// - (c) s-dependence in the recovery branch (n = 1200, s ∈ {1, 2, 4}): the paper's s^{1/4}
+///   (m ∝ √s, ρ fixed); predicted with the certified ρ: the s-slope of ρ(m)√m (≈ +0.30). κ grows
+///   with s (recovering denser vectors from the same noise is harder), so the band is
+///   [predicted − 0.1, predicted + 0.45]. Measured 0.50 [0.36, 0.64] against predicted 0.29:
+///   the paper's s^{1/4} is steepened by both ρ (which grows with ln C(d, 2s)) and κ.
+///
+/// This is a shape test on fixed seeds (the outcome is deterministic): its bands are the
+/// predicted slope widened by the measured κ drift, not a 1e-6 quantile; what makes it fail is a
+/// slope off by ≥ 0.3, which the three twins below show.
+///
+/// Broken twins, asserted to fall outside on the same seeds: (a) the noise computed for
+/// n′ = √(n·n₀) records (noise ∝ 1/√n): slope −1/2; (b) the noise not scaled with n (every
+/// release made as for n₀ = 1200, i.e. the first point's errors at every n): slope 0; (c) the ℓ1-style sensitivity 2L√s/n (noise ×√s; the
+/// error is linear in ξ to first order, so the errors of (c) times √s): s-slope ≈ predicted + ½.
+#[test]
+fn stat_d3_gaussian_l1_recovery_error_slopes_in_n_and_s() {
+    use dpref::experiments::fit::{log_log_slope, predicted_slope};
+    let mut boot = Seeds::new(3).stream(Stream::Other(3));
+    let reps = 8;
+    let slope = |xs: &[f64], samples: &[Vec<f64>], rng: &mut DpRng| {
+        let refs: Vec<&[f64]> = samples.iter().map(|v| v.as_slice()).collect();
+        log_log_slope(xs, &refs, 400, rng)
+    };
+    let points = |s: usize, ns: &[usize], c_m: f64, base: u64, recovery: bool| -> Vec<Vec<f64>> {
+        ns.iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let (e, branch) = d3_errors(s, n, c_m, reps, base + 100 * i as u64);
+                assert_eq!(branch, recovery, "s = {s}, n = {n}: wrong branch");
+                e
+            })
+            .collect()
+    };
+    // (a) Gaussian branch, in n and in s
+    let ns = [200usize, 400, 800, 1600];
+    let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
+    let a = slope(&xs, &points(1, &ns, 1.0, 0, false), &mut boot);
+    let twin_ns: Vec<usize> = ns.iter().map(|&n| ((n * ns[0]) as f64).sqrt() as usize).collect();
+    let a_twin = slope(&xs, &points(1, &twin_ns, 1.0, 0, false), &mut boot);
+    let a_s = slope(&[1.0, 4.0], &[d3_errors(1, 800, 1.0, reps, 7).0, d3_errors(4, 800, 1.0, reps, 9).0], &mut boot);
+    // (b) recovery branch in n; the twin's releases are all made as for n₀
+    let (c_m, nb) = (0.05, [1200usize, 1700, 2400]);
+    let xb: Vec<f64> = nb.iter().map(|&n| n as f64).collect();
+    let rec = points(1, &nb, c_m, 200, true);
+    let pred_b = predicted_slope(&xb, |n| d3_noise_norm(1, n as usize, c_m)).unwrap();
+    let b = slope(&xb, &rec, &mut boot);
+    let b_twin = slope(&xb, &[rec[0].clone(), rec[0].clone(), rec[0].clone()], &mut boot);
+    // (c) recovery branch in s; the twin's noise ×√s
+    let ss = [1usize, 2, 4];
+    let xsf: Vec<f64> = ss.iter().map(|&s| s as f64).collect();
+    // s = 1 is (b)'s first point
+    let mut by_s = vec![rec[0].clone()];
+    by_s.extend(ss[1..].iter().map(|&s| points(s, &[nb[0]], c_m, 900 + s as u64, true).remove(0)));
+    let pred_c = predicted_slope(&xsf, |s| d3_noise_norm(s as usize, 1200, c_m)).unwrap();
+    let c = slope(&xsf, &by_s, &mut boot);
+    let by_s_twin: Vec<Vec<f64>> =
+        by_s.iter().zip(&ss).map(|(e, &s)| e.iter().map(|v| v * (s as f64).sqrt()).collect()).collect();
+    let c_twin = slope(&xsf, &by_s_twin, &mut boot);
+    eprintln!(
+        "D3: Gaussian n-slope {} (twin {}), s-slope {}; recovery n-slope {} predicted {pred_b:.3} (twin {}); \
+         s-slope {} predicted {pred_c:.3} (twin {})",
+        a.show(),
+        a_twin.show(),
+        a_s.show(),
+        b.show(),
+        b_twin.show(),
+        c.show(),
+        c_twin.show()
+    );
+    let (band_b, band_c) = ((pred_b - 0.3, pred_b + 0.15), (pred_c - 0.1, pred_c + 0.45));
+    assert!(a.meets(-1.05, -0.95) && a_s.meets(-0.05, 0.05), "Gaussian branch: {} / {}", a.show(), a_s.show());
+    assert!(b.meets(band_b.0, band_b.1), "recovery n-slope {} vs predicted {pred_b}", b.show());
+    assert!(c.meets(band_c.0, band_c.1), "recovery s-slope {} vs predicted {pred_c}", c.show());
+    assert!(!a_twin.meets(-1.05, -0.95), "Gaussian twin passes: {}", a_twin.show());
+    assert!(!b_twin.meets(band_b.0, band_b.1), "recovery twin passes: {}", b_twin.show());
+    assert!(!c_twin.meets(band_c.0, band_c.1), "s twin passes: {}", c_twin.show());
 }

@@ -29,9 +29,9 @@
 //! | Thms. 5.1, 5.5, 5.6 rates | [`theorem56_pure_rate_unit_constant`] (F_D) | [`theorem51_pure_rate_unit_constant`], [`theorem51_approx_rate_unit_constant`], [`theorem55_rate_unit_constant`], [`theorem56_approx_rate_unit_constant`], [`theorem56_lambda_unit_constant`] | `erm.rs` | trend only |
 //! | Def. 6.1 (TGeom) | [`tgeom_normaliser`], [`tgeom_moments`] | — | `sgd.rs` | exact |
 //! | Lemma 6.4 (bias, second moment) | [`lemma64_bias_bound`], [`lemma64_second_moment_bound`], [`lemma64_alg1_constant_gaussian`], [`lemma64_alg1_constant_laplace`] | [`lemma64_rates_unit_constant`] | `sgd.rs` | expectation bound / trend |
-//! | Lemma 6.5 (stopping time) | [`lemma65_stopping_probability_bound`], [`lemma65_constant`] | [`lemma65_expected_stopping_time_printed`] | `sgd.rs` | upper bound / as printed |
-//! | Thm. 6.7 (convex) | [`theorem67_bound_corrected_unit_constant`], [`theorem67_rate_corrected_unit_constant`] | [`theorem67_bound_printed_unit_constant`], [`theorem67_rate_printed_unit_constant`] | `sgd.rs` | trend only |
-//! | Thm. 6.8 (nonconvex) | [`theorem68_bound_corrected_unit_constant`], [`theorem68_rate_corrected_unit_constant`] | [`theorem68_bound_printed_unit_constant`], [`theorem68_rate_printed_unit_constant`] | `sgd.rs` | trend only |
+//! | Lemma 6.5 (stopping time) | [`lemma65_stopping_probability_bound`], [`lemma65_constant`], [`lemma65_expected_steps_upper_bound`] (derived) | [`lemma65_expected_stopping_time_printed`] | `sgd.rs` | upper bound / as printed |
+//! | Thm. 6.7 (convex) | [`theorem67_threshold_explicit`] (explicit C), [`theorem67_bound_corrected_unit_constant`], [`theorem67_rate_corrected_unit_constant`] | [`theorem67_bound_printed_unit_constant`], [`theorem67_rate_printed_unit_constant`] | `sgd.rs` | trend only |
+//! | Thm. 6.8 (nonconvex) | [`theorem68_threshold_explicit`] (explicit C), [`theorem68_bound_corrected_unit_constant`], [`theorem68_rate_corrected_unit_constant`] | [`theorem68_bound_printed_unit_constant`], [`theorem68_rate_printed_unit_constant`] | `sgd.rs` | trend only |
 //! | Thm. 7.1 (Alg. 7) | [`theorem71_runs`], [`theorem71_laplace_scale_corrected`], [`theorem71_radius`], [`theorem71_failure_probability`] | [`theorem71_laplace_scale_printed`], [`theorem71_convex_rate_unit_constant`], [`theorem71_nonconvex_rate_unit_constant`] | `boost.rs` | exact / trend |
 //!
 //! "Trend only" functions set the paper's `O(1)`/`Ω(1)` to 1: they compare shapes (slopes in
@@ -78,10 +78,10 @@ pub use mean::{
 pub use problem::SparseProblem;
 pub use sgd::{
     lemma64_alg1_constant_gaussian, lemma64_alg1_constant_laplace, lemma64_bias_bound, lemma64_rates_unit_constant,
-    lemma64_second_moment_bound, lemma65_constant, lemma65_expected_stopping_time_printed,
-    lemma65_stopping_probability_bound, tgeom_moments, tgeom_normaliser, theorem67_bound_corrected_unit_constant,
-    theorem67_bound_printed_unit_constant, theorem67_rate_corrected_unit_constant,
-    theorem67_rate_printed_unit_constant, theorem68_bound_corrected_unit_constant,
-    theorem68_bound_printed_unit_constant, theorem68_rate_corrected_unit_constant,
-    theorem68_rate_printed_unit_constant,
+    lemma64_second_moment_bound, lemma65_constant, lemma65_expected_steps_upper_bound,
+    lemma65_expected_stopping_time_printed, lemma65_stopping_probability_bound, tgeom_moments, tgeom_normaliser,
+    theorem67_bound_corrected_unit_constant, theorem67_bound_printed_unit_constant,
+    theorem67_rate_corrected_unit_constant, theorem67_rate_printed_unit_constant, theorem67_threshold_explicit,
+    theorem68_bound_corrected_unit_constant, theorem68_bound_printed_unit_constant,
+    theorem68_rate_corrected_unit_constant, theorem68_rate_printed_unit_constant, theorem68_threshold_explicit,
 };

@@ -156,6 +156,72 @@ pub fn lemma65_expected_stopping_time_printed(n: u64, delta: f64) -> Result<(f64
     Ok((nf * nf / ((nf + 1.0) * l4) - 1.0, 64.0 * nf / (9.0 * l4)))
 }
 
+/// The expected number of steps of \[GGKKM\] Alg. 6, bounded without Lemma 6.5's `ln(4/δ)`
+/// (derived here): `E[T + 1] ≤ (7n + 1)/(6C_M(M + 1) + 1) + 1`, `2^{M+1} = n`.
+///
+/// Derivation: step t runs only if `Σ_{s ≤ t−2} X_s ≤ 4n`, `X_s = 3·2^{N_s+1} + 1` (line 2's
+/// second clause, lagged; the first clause only stops earlier), so `T + 1 ≤ σ + 2` with
+/// `σ = inf{k : Σ_{s≤k} X_s > 4n}`. Wald's identity (σ is a stopping time of the i.i.d. X's,
+/// `σ ≤ 4n/7`) gives `E[σ + 1]E[X] = E[Σ_{s≤σ} X_s] ≤ 4n + max X = 7n + 1`, and
+/// `E[X] = 3E[2^{N+1}] + 1 = 6C_M(M + 1) + 1` ([`tgeom_moments`]). It also holds for the
+/// checked-first rule (fewer steps).
+///
+/// # Errors
+/// `InvalidParameter` for n not a power of two `≥ 2`.
+pub fn lemma65_expected_steps_upper_bound(n: u64) -> Result<f64> {
+    let m = levels(n)?;
+    let (_, e1, _) = tgeom_moments(m)?;
+    let nf = n as f64;
+    finite_result("lemma65_expected_steps_upper_bound", (7.0 * nf + 1.0) / (3.0 * e1 + 1.0) + 1.0)
+}
+
+/// \[GGKKM\] Thm. 6.7 with its constant made explicit (corrected: `bD`, Prop. 6.6 with the
+/// diameter D bounding `‖x^t − x*‖`): the threshold `U/τ` of the event
+/// `F_S(x̄) − F_S(x*) ≤ U/τ`, `U = 4[D²/(2η) + E_T(ην²/2 + bD)]` with
+/// `E_T` = [`lemma65_expected_steps_upper_bound`]`(n)`.
+///
+/// The proof: `P[fail] ≤ P[T ≤ τ] + P[R_T > U]`, the first ≤ 1/4 by the choice of C′ (Lemma 6.5),
+/// the second ≤ `E[R_T]/U ≤ 1/4` by Markov with Prop. 6.6's `E[R_T] ≤ D²/(2η) + E[T+1](ην²/2 + bD)`;
+/// on the complement `F_S(x̄) − F_S(x*) ≤ R_T/(T + 1) < U/τ` (Jensen). At the theorem's
+/// `η = D/(ν√τ)` this is `C[Dν√τ + bDτ]/τ` with `C ≤ 4 max((1 + E_T/τ)/2, E_T/τ)`.
+///
+/// # Errors
+/// `InvalidParameter` for `D, ν, τ, η ≤ 0`, `b < 0`, n not a power of two `≥ 2`.
+pub fn theorem67_threshold_explicit(diam_d: f64, (nu, b): (f64, f64), tau: f64, eta: f64, n: u64) -> Result<f64> {
+    let (dd, nu, b, tau) = positive4(diam_d, nu, b, tau)?;
+    let eta = check::positive("eta", eta)?;
+    let e_t = lemma65_expected_steps_upper_bound(n)?;
+    let u = 4.0 * (dd * dd / (2.0 * eta) + e_t * (eta * nu * nu / 2.0 + b * dd));
+    finite_result("theorem67_threshold_explicit", u / tau)
+}
+
+/// \[GGKKM\] Thm. 6.8 with its constant made explicit: the threshold `U/τ` of the event
+/// `‖∇F_S(x^{t̂})‖² ≤ U/τ`, `U = 4[Γ/η + E_T(ηHν²/2 + Lb)]`, `E_T` as in
+/// [`theorem67_threshold_explicit`].
+///
+/// The proof: `P[fail] ≤ P[T + 1 ≤ τ] + E[(T + 1)‖∇F_S(x^{t̂})‖²]/U`, and by Prop. B.2 and
+/// Lemma 6.4 `E[(T + 1)‖∇F_S(x^{t̂})‖²] = E[Σ_{t≤T} ‖∇F_S(x^t)‖²] ≤ Γ/η + E[T + 1](ηHν²/2 + Lb)`
+/// (the cross term is ≤ ‖∇F_S‖·b ≤ Lb). Step: the theorem's `η = √(Γ/(Hτν²))` (printed "Ht", read
+/// τ), any η > 0 is valid.
+///
+/// # Errors
+/// `InvalidParameter` for `Γ, H, L, ν, τ, η ≤ 0`, `b < 0`, n not a power of two `≥ 2`.
+pub fn theorem68_threshold_explicit(
+    gamma: f64,
+    h: f64,
+    l: f64,
+    (nu, b): (f64, f64),
+    tau: f64,
+    eta: f64,
+    n: u64,
+) -> Result<f64> {
+    let [g, h, l, nu, b, tau] = nonconvex_inputs(gamma, h, l, nu, b, tau)?;
+    let eta = check::positive("eta", eta)?;
+    let e_t = lemma65_expected_steps_upper_bound(n)?;
+    let u = 4.0 * (g / eta + e_t * (eta * h * nu * nu / 2.0 + l * b));
+    finite_result("theorem68_threshold_explicit", u / tau)
+}
+
 fn positive4(dd: f64, nu: f64, b: f64, tau: f64) -> Result<(f64, f64, f64, f64)> {
     Ok((
         check::positive("diam_d", dd)?,
