@@ -14,6 +14,8 @@ pub struct NoiseSetting {
     c: f64,
     sigma: f64,
     batch_b: u64,
+    /// `σ²C²/b²`, computed once.
+    noise_variance: f64,
 }
 
 impl NoiseSetting {
@@ -25,8 +27,9 @@ impl NoiseSetting {
     pub fn new(c: f64, sigma: f64, batch_b: u64) -> Result<Self> {
         let c = check::positive("c", c)?;
         let sigma = check::non_negative("sigma", sigma)?;
-        let batch_b = check::count("batch_b", batch_b)?;
-        Ok(NoiseSetting { c, sigma, batch_b })
+        let b = check::count("batch_b", batch_b)? as f64;
+        let noise_variance = sigma * sigma * c * c / (b * b);
+        Ok(NoiseSetting { c, sigma, batch_b, noise_variance })
     }
 
     /// `C`.
@@ -45,9 +48,8 @@ impl NoiseSetting {
     }
 
     /// `σ²C²/b²`: the per-coordinate variance of one released noise `N^t`.
-    pub(super) fn noise_variance(&self) -> f64 {
-        let (c, sigma, b) = (self.c, self.sigma, self.batch_b as f64);
-        sigma * sigma * c * c / (b * b)
+    pub fn noise_variance(&self) -> f64 {
+        self.noise_variance
     }
 
     /// `σ²C²/(s b²)`: the per-coordinate variance of the average of `s` released noises.
