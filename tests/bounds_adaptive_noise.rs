@@ -87,17 +87,12 @@ fn moments_and_clipping_bias_match_hand_values() {
     let dropped: f64 = g.iter().filter(|v| **v > 3.0).sum::<f64>() / 2.0;
     assert_eq!(dropped, 2.5);
 
-    // rows through the GLM wrappers, with a C that is not the identity
+    // rows through the GLM norms, with a C that is not the identity
     let rows = [vec![3.0, 2.0], vec![0.0, 1.0]];
     let c = [1.0, 4.0];
-    let norms = [5.0, 2.0]; // ‖(3,2)‖_C = √(9+16) = 5, ‖(0,1)‖_C = 2
-    assert_rel(
-        glm_empirical_moment_g_hat(&rows, &c, 3.0).unwrap(),
-        empirical_moment_g_hat(&norms, 3.0).unwrap(),
-        1e-15,
-        "glm",
-    );
-    assert_eq!(glm_radial_clipping_bias(&rows, &c, 3.0).unwrap(), 1.0);
+    // ‖(3,2)‖_C = √(9+16) = 5, ‖(0,1)‖_C = 2
+    assert_eq!(glm_gradient_bounds(&rows, &c).unwrap(), [5.0, 2.0]);
+    assert_eq!(radial_clipping_bias(&glm_gradient_bounds(&rows, &c).unwrap(), 3.0).unwrap(), 1.0);
 
     let big = [1e200, 3e200];
     let p = 7.0;
@@ -159,11 +154,12 @@ fn lemma_b1_radial_bias_within_bound_on_heavy_tailed_samples() {
             exact += z.iter().zip(&projected).zip(&c).map(|((v, w), c)| c * (v - w) * (v - w)).sum::<f64>().sqrt();
         }
         exact /= rows.len() as f64;
-        let bias = glm_radial_clipping_bias(&rows, &c, b).unwrap();
+        let norms = glm_gradient_bounds(&rows, &c).unwrap();
+        let bias = radial_clipping_bias(&norms, b).unwrap();
         assert_rel(bias, exact, 1e-12, "radial projection bias = (||z||_C - B)_+");
         assert!(bias > 0.0);
         for p in ps {
-            let gp = glm_empirical_moment_g_hat(&rows, &c, p).unwrap();
+            let gp = empirical_moment_g_hat(&norms, p).unwrap();
             let bound = radial_clipping_bias_bound(gp, p, b).unwrap();
             assert!(bias <= sharp_bias_bound(gp, p, b) * (1.0 + 1e-12), "t3 B {b} p {p}");
             assert!(bias <= bound, "t3 B {b} p {p}: {bias} > {bound}");
@@ -288,13 +284,13 @@ fn bad_parameters_return_typed_errors() {
     }
     invalid!(empirical_moment_g_hat(&[-1.0], 2.0));
     empty!(empirical_moment_g_hat(&[], 2.0));
-    invalid!(glm_empirical_moment_g_hat(&[vec![1.0, 2.0], vec![1.0]], &c, 2.0));
-    non_finite!(glm_empirical_moment_g_hat(&[vec![1.0, inf]], &c, 2.0));
-    empty!(glm_empirical_moment_g_hat::<Vec<f64>>(&[], &c, 2.0));
+    invalid!(glm_gradient_bounds(&[vec![1.0, 2.0], vec![1.0]], &c));
+    invalid!(glm_gradient_bounds(&[vec![1.0, 2.0, 3.0]], &c));
+    non_finite!(glm_gradient_bounds(&[vec![1.0, inf]], &c));
+    empty!(glm_gradient_bounds::<Vec<f64>>(&[], &c));
     for b in [0.0, -1.0, nan, inf] {
         invalid!(radial_clipping_bias(&[1.0], b));
         invalid!(radial_clipping_bias_bound(1.0, 2.0, b));
-        invalid!(glm_radial_clipping_bias(&[vec![1.0, 1.0]], &c, b));
     }
     for p in [1.0, 0.5, nan, inf] {
         invalid!(radial_clipping_bias_bound(1.0, p, 1.0));
@@ -319,37 +315,7 @@ fn bad_parameters_return_typed_errors() {
     invalid!(diagonal_adagrad_pathwise_regret(&gs, &xs, &u, -1.0, 1.0));
     non_finite!(diagonal_adagrad_pathwise_regret(&[vec![nan, 0.0], vec![0.0, 1.0]], &xs, &u, 3.0, 1.0));
     empty!(diagonal_adagrad_pathwise_regret::<Vec<f64>, Vec<f64>>(&[], &[], &u, 3.0, 1.0));
-    // explicit forms
-    let common = ExplicitCommon {
-        steps_t: 4,
-        noise_std_s: 0.5,
-        clip_radius_b: 2.0,
-        ellipsoid_c: &c,
-        diam_c_inv: 2.0,
-        step_scale_alpha: 2.0,
-        clipping_bias: 0.0,
-    };
-    let pasan = PasanExplicitInputs { sum_sq_norm_g_tilde: 1.0, diam_2: 2.0, common };
-    let pagan = PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0, 2.0], diam_inf: 2.0, common };
-    assert!(pasan_bound_explicit(&pasan).is_ok());
-    assert!(pagan_bound_explicit(&pagan).is_ok());
-    // the inputs both theorems take, each invalid in turn, refused by both
-    for common in [
-        ExplicitCommon { steps_t: 0, ..common },
-        ExplicitCommon { noise_std_s: nan, ..common },
-        ExplicitCommon { clip_radius_b: 0.0, ..common },
-        ExplicitCommon { step_scale_alpha: 0.0, ..common },
-        ExplicitCommon { clipping_bias: -0.1, ..common },
-        ExplicitCommon { diam_c_inv: -1.0, ..common },
-    ] {
-        invalid!(pasan_bound_explicit(&PasanExplicitInputs { common, ..pasan }));
-        invalid!(pagan_bound_explicit(&PaganExplicitInputs { common, ..pagan }));
-    }
-    invalid!(pasan_bound_explicit(&PasanExplicitInputs { sum_sq_norm_g_tilde: -1.0, ..pasan }));
-    invalid!(pasan_bound_explicit(&PasanExplicitInputs { diam_2: inf, ..pasan }));
-    invalid!(pagan_bound_explicit(&PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0], ..pagan }));
-    invalid!(pagan_bound_explicit(&PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0, -2.0], ..pagan }));
-    non_finite!(pagan_bound_explicit(&PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0, inf], ..pagan }));
+    // explicit forms: `explicit_bounds_refuse_bad_inputs` in bounds_adaptive_noise_rates.rs
     // printed rates and tuned B
     let s = RateSetting {
         ellipsoid_c: &c,
@@ -360,7 +326,8 @@ fn bad_parameters_return_typed_errors() {
         moment_order_p: 2.0,
         diam_c_inv: 1.0,
     };
-    assert!(pasan_rate_printed_unit_constant(&s, 1.0, 10, 1.0, 1.0).is_ok());
+    let run = RateRun { diam: 1.0, steps_t: 10, gradient_statistic: 1.0 };
+    assert!(pasan_rate_printed_unit_constant(&s, &run, 1.0).is_ok());
     for bad in [
         RateSetting { dataset_size_n: 0, ..s },
         RateSetting { epsilon: 0.0, ..s },
@@ -372,19 +339,19 @@ fn bad_parameters_return_typed_errors() {
         RateSetting { diam_c_inv: 0.0, ..s },
         RateSetting { ellipsoid_c: &[1.0, 0.0], ..s },
     ] {
-        invalid!(pasan_rate_printed_unit_constant(&bad, 1.0, 10, 1.0, 1.0));
-        invalid!(pagan_rate_printed_unit_constant(&bad, 1.0, 10, 1.0, 1.0));
+        invalid!(pasan_rate_printed_unit_constant(&bad, &run, 1.0));
+        invalid!(pagan_rate_printed_unit_constant(&bad, &run, 1.0));
         invalid!(pasan_tuned_clip_radius(&bad, 1.0));
         invalid!(pagan_tuned_clip_radius(&bad, 1.0));
-        invalid!(pasan_tuned_rate_printed_unit_constant(&bad, 1.0, 10, 1.0));
-        invalid!(pagan_tuned_rate_printed_unit_constant(&bad, 1.0, 10, 1.0));
+        invalid!(pasan_tuned_rate_printed_unit_constant(&bad, &run));
+        invalid!(pagan_tuned_rate_printed_unit_constant(&bad, &run));
     }
-    invalid!(pasan_rate_printed_unit_constant(&s, 0.0, 10, 1.0, 1.0));
-    invalid!(pasan_rate_printed_unit_constant(&s, 1.0, 0, 1.0, 1.0));
-    invalid!(pasan_rate_printed_unit_constant(&s, 1.0, 10, -1.0, 1.0));
-    invalid!(pagan_rate_printed_unit_constant(&s, 1.0, 10, 1.0, nan));
+    invalid!(pasan_rate_printed_unit_constant(&s, &RateRun { diam: 0.0, ..run }, 1.0));
+    invalid!(pasan_rate_printed_unit_constant(&s, &RateRun { steps_t: 0, ..run }, 1.0));
+    invalid!(pasan_rate_printed_unit_constant(&s, &RateRun { gradient_statistic: -1.0, ..run }, 1.0));
+    invalid!(pagan_rate_printed_unit_constant(&s, &run, nan));
     invalid!(pagan_tuned_clip_radius(&s, -1.0));
-    invalid!(pasan_tuned_rate_printed_unit_constant(&s, 1.0, 10, nan));
+    invalid!(pasan_tuned_rate_printed_unit_constant(&s, &RateRun { gradient_statistic: nan, ..run }));
     // noise energy, Hölder, Thm. 3, lower bounds
     invalid!(noise_energy_gap(-1.0, 1.0, &c));
     invalid!(noise_energy_gap(1.0, 0.0, &c));

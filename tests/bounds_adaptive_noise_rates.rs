@@ -5,6 +5,7 @@ mod common;
 
 use common::box_adagrad::{Method, fixed, log_uniform, run_on_box};
 use common::check::assert_rel;
+use dpref::Error;
 use dpref::bounds::adaptive_noise::*;
 use proptest::prelude::*;
 
@@ -20,15 +21,7 @@ use proptest::prelude::*;
 #[test]
 fn explicit_bounds_match_hand_computation() {
     let c = [1.0, 4.0];
-    let common = ExplicitCommon {
-        steps_t: 4,
-        noise_std_s: 0.5,
-        clip_radius_b: 2.0,
-        ellipsoid_c: &c,
-        diam_c_inv: 2.0,
-        step_scale_alpha: 2.0,
-        clipping_bias: 0.25,
-    };
+    let common = hand_common(&c);
     let pasan = pasan_bound_explicit(&PasanExplicitInputs { sum_sq_norm_g_tilde: 11.0, diam_2: 2.0, common }).unwrap();
     assert_eq!((pasan.adaptive_term, pasan.clipping_term, pasan.total()), (3.0, 0.5, 3.5));
     let pagan = pagan_bound_explicit(&PaganExplicitInputs {
@@ -41,6 +34,52 @@ fn explicit_bounds_match_hand_computation() {
     assert_eq!(pagan.clipping_term, 0.5);
     assert_rel(pagan.total(), 0.75 * (7f64.sqrt() + 1.0) + 0.5, 1e-15, "pagan total");
     assert!((0.75 * 12.25f64.sqrt() - 3.0).abs() > 0.1);
+}
+
+/// The inputs of the hand computation: T = 4, s = 0.5, B = 2, `D_{C⁻¹} = α = 2`, bias 0.25.
+fn hand_common(c: &[f64]) -> ExplicitCommon<'_> {
+    ExplicitCommon {
+        steps_t: 4,
+        noise_std_s: 0.5,
+        clip_radius_b: 2.0,
+        ellipsoid_c: c,
+        diam_c_inv: 2.0,
+        step_scale_alpha: 2.0,
+        clipping_bias: 0.25,
+    }
+}
+
+/// The explicit forms refuse bad inputs with a typed error: each input both theorems take,
+/// invalid in turn, refused by both; and each theorem's own inputs (negative sums, an infinite
+/// diameter, per-coordinate sums of the wrong length or non-finite).
+#[test]
+fn explicit_bounds_refuse_bad_inputs() {
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    let c = [1.0, 2.0];
+    let common = hand_common(&c);
+    let pasan = PasanExplicitInputs { sum_sq_norm_g_tilde: 1.0, diam_2: 2.0, common };
+    let pagan = PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0, 2.0], diam_inf: 2.0, common };
+    assert!(pasan_bound_explicit(&pasan).is_ok());
+    assert!(pagan_bound_explicit(&pagan).is_ok());
+    let invalid = |r: dpref::Result<ExplicitBound>| matches!(r, Err(Error::InvalidParameter { .. }));
+    for common in [
+        ExplicitCommon { steps_t: 0, ..common },
+        ExplicitCommon { noise_std_s: nan, ..common },
+        ExplicitCommon { clip_radius_b: 0.0, ..common },
+        ExplicitCommon { step_scale_alpha: 0.0, ..common },
+        ExplicitCommon { clipping_bias: -0.1, ..common },
+        ExplicitCommon { diam_c_inv: -1.0, ..common },
+    ] {
+        assert!(invalid(pasan_bound_explicit(&PasanExplicitInputs { common, ..pasan })), "{common:?}");
+        assert!(invalid(pagan_bound_explicit(&PaganExplicitInputs { common, ..pagan })), "{common:?}");
+    }
+    assert!(invalid(pasan_bound_explicit(&PasanExplicitInputs { sum_sq_norm_g_tilde: -1.0, ..pasan })));
+    assert!(invalid(pasan_bound_explicit(&PasanExplicitInputs { diam_2: inf, ..pasan })));
+    assert!(invalid(pagan_bound_explicit(&PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0], ..pagan })));
+    let negative = PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0, -2.0], ..pagan };
+    assert!(invalid(pagan_bound_explicit(&negative)));
+    let infinite = PaganExplicitInputs { sum_sq_g_tilde_per_coordinate: &[1.0, inf], ..pagan };
+    assert!(matches!(pagan_bound_explicit(&infinite), Err(Error::NonFinite { .. })));
 }
 
 /// For a point mass (no sampling, s = 0, no clipping) the expectations are the realised values,
@@ -131,7 +170,8 @@ fn explicit_and_printed_forms_agree_on_noise_and_clipping() {
         };
         let explicit =
             pasan_bound_explicit(&PasanExplicitInputs { sum_sq_norm_g_tilde: 0.0, diam_2: d, common }).unwrap();
-        let printed = pasan_rate_printed_unit_constant(&setting, d, t as u64, 0.0, clip_b).unwrap();
+        let run = RateRun { diam: d, steps_t: t as u64, gradient_statistic: 0.0 };
+        let printed = pasan_rate_printed_unit_constant(&setting, &run, clip_b).unwrap();
         assert_rel(explicit.adaptive_term, coef / (d * c_const.sqrt()) * printed.noise, 1e-13, "pasan noise");
         let printed_s = ((1.0 / delta).ln() / (b * eps)).sqrt();
         assert!((printed_s / s - (b * eps).sqrt()).abs() < 1e-9);
@@ -142,7 +182,7 @@ fn explicit_and_printed_forms_agree_on_noise_and_clipping() {
             common,
         })
         .unwrap();
-        let printed9 = pagan_rate_printed_unit_constant(&setting, d, t as u64, 0.0, clip_b).unwrap();
+        let printed9 = pagan_rate_printed_unit_constant(&setting, &run, clip_b).unwrap();
         assert_rel(explicit.adaptive_term, coef / (d * c_const.sqrt()) * printed9.noise, 1e-13, "pagan noise");
         let lemma = dci * radial_clipping_bias_bound(g_hat, p, clip_b).unwrap();
         assert_rel(printed.clipping, lemma, 1e-13, "Thm 8 clipping = DCi x Lemma B.1");
@@ -155,7 +195,7 @@ fn explicit_and_printed_forms_agree_on_noise_and_clipping() {
 /// ε = 0.5 (nε = 50), `G_{2p} = 1`, p = 2, T = 25, `Σ E‖g‖² = 100`, `Σⱼ E√(Σ g²) = 10`.
 /// Thm. 1: `B = 2√(4·50/(4·4)) = 2√12.5`, privacy `4·√(4/50)·√(4/4)`; Thm. 8 at that B:
 /// noise `4·B·4/50`, clipping `4·2²/B`. Thm. 2: `B = 2√(4·50/(2·2·4)) = 2√12.5`, privacy
-/// `2·√(8/50)·√2`; Thm. 9 noise `2·B·8/50`.
+/// `2·√(8/50)·√2`; Thm. 9 noise `2·B·8/50`, clipping `4·2²/B` as Thm. 8's.
 #[test]
 fn printed_rates_match_hand_computation() {
     let c = [1.0; 4];
@@ -168,25 +208,44 @@ fn printed_rates_match_hand_computation() {
         moment_order_p: 2.0,
         diam_c_inv: 4.0,
     };
-    let b1 = pasan_tuned_clip_radius(&setting, 4.0).unwrap();
-    assert_rel(b1, 2.0 * 12.5f64.sqrt(), 1e-14, "Thm 1 B");
-    let r8 = pasan_rate_printed_unit_constant(&setting, 4.0, 25, 100.0, b1).unwrap();
-    assert_rel(r8.optimization, 4.0 / 25.0 * 10.0, 1e-15, "Thm 8 opt");
-    assert_rel(r8.noise, 4.0 * b1 * 4.0 / 50.0, 1e-14, "Thm 8 noise");
-    assert_rel(r8.clipping, 4.0 * 4.0 / b1, 1e-14, "Thm 8 clipping");
-    assert_rel(r8.total(), r8.optimization + r8.noise + r8.clipping, 1e-15, "total");
-    let r1 = pasan_tuned_rate_printed_unit_constant(&setting, 4.0, 25, 100.0).unwrap();
-    assert_rel(r1.privacy, 4.0 * (4.0f64 / 50.0).sqrt(), 1e-14, "Thm 1 privacy");
-    assert_eq!(r1.optimization, r8.optimization);
-    assert_eq!(r1.total(), r1.optimization + r1.privacy);
-
-    let b2 = pagan_tuned_clip_radius(&setting, 2.0).unwrap();
-    assert_rel(b2, 2.0 * 12.5f64.sqrt(), 1e-14, "Thm 2 B");
-    let r9 = pagan_rate_printed_unit_constant(&setting, 2.0, 25, 10.0, b2).unwrap();
-    assert_rel(r9.optimization, 2.0 / 25.0 * 10.0, 1e-15, "Thm 9 opt");
-    assert_rel(r9.noise, 2.0 * b2 * 8.0 / 50.0, 1e-14, "Thm 9 noise");
-    let r2 = pagan_tuned_rate_printed_unit_constant(&setting, 2.0, 25, 10.0).unwrap();
-    assert_rel(r2.privacy, 2.0 * (8.0f64 / 50.0).sqrt() * 2f64.sqrt(), 1e-14, "Thm 2 privacy");
+    type Tuned = fn(&RateSetting<'_>, f64) -> dpref::Result<f64>;
+    type Rate = fn(&RateSetting<'_>, &RateRun, f64) -> dpref::Result<RateTerms>;
+    type TunedRate = fn(&RateSetting<'_>, &RateRun) -> dpref::Result<TunedRateTerms>;
+    // (theorems, functions, run, K of the noise term `D·B·K/(nε)`, hand privacy of the tuned rate)
+    let cases: [(&str, Tuned, Rate, TunedRate, RateRun, f64, f64); 2] = [
+        (
+            "Thms. 8, 1",
+            pasan_tuned_clip_radius,
+            pasan_rate_printed_unit_constant,
+            pasan_tuned_rate_printed_unit_constant,
+            RateRun { diam: 4.0, steps_t: 25, gradient_statistic: 100.0 },
+            4.0,
+            4.0 * (4.0f64 / 50.0).sqrt(),
+        ),
+        (
+            "Thms. 9, 2",
+            pagan_tuned_clip_radius,
+            pagan_rate_printed_unit_constant,
+            pagan_tuned_rate_printed_unit_constant,
+            RateRun { diam: 2.0, steps_t: 25, gradient_statistic: 10.0 },
+            8.0,
+            2.0 * (8.0f64 / 50.0).sqrt() * 2f64.sqrt(),
+        ),
+    ];
+    for (thm, tuned, rate, tuned_rate, run, k, privacy) in cases {
+        let b = tuned(&setting, run.diam).unwrap();
+        assert_rel(b, 2.0 * 12.5f64.sqrt(), 1e-14, thm);
+        let r = rate(&setting, &run, b).unwrap();
+        // both statistics give `(D/T)·10`: √100 for PASAN, 10 for PAGAN
+        assert_rel(r.optimization, run.diam / 25.0 * 10.0, 1e-15, thm);
+        assert_rel(r.noise, run.diam * b * k / 50.0, 1e-14, thm);
+        assert_rel(r.clipping, 4.0 * 4.0 / b, 1e-14, thm);
+        assert_rel(r.total(), r.optimization + r.noise + r.clipping, 1e-15, thm);
+        let tr = tuned_rate(&setting, &run).unwrap();
+        assert_rel(tr.privacy, privacy, 1e-14, thm);
+        assert_eq!(tr.optimization, r.optimization);
+        assert_eq!(tr.total(), tr.optimization + tr.privacy);
+    }
 }
 
 /// A random `RateSetting` (its slice is returned separately).
@@ -218,14 +277,15 @@ proptest! {
         (c, n, eps, delta, g, p, dci, diam) in rate_setting(),
     ) {
         let s = RateSetting { ellipsoid_c: &c, dataset_size_n: n, epsilon: eps, delta, moment_g_2p: g, moment_order_p: p, diam_c_inv: dci };
+        let run = RateRun { diam, steps_t: 10, gradient_statistic: 1.0 };
         let b = pasan_tuned_clip_radius(&s, diam).unwrap();
-        let e = pasan_tuned_rate_printed_unit_constant(&s, diam, 10, 1.0).unwrap().privacy;
-        let r = pasan_rate_printed_unit_constant(&s, diam, 10, 1.0, b).unwrap();
+        let e = pasan_tuned_rate_printed_unit_constant(&s, &run).unwrap().privacy;
+        let r = pasan_rate_printed_unit_constant(&s, &run, b).unwrap();
         prop_assert!((r.noise - 2.0 * e).abs() <= 1e-10 * r.noise, "PASAN noise {} vs 2E {}", r.noise, 2.0 * e);
         prop_assert!((r.clipping - 2.0 * e / (p - 1.0)).abs() <= 1e-10 * r.clipping, "PASAN clipping");
         let b = pagan_tuned_clip_radius(&s, diam).unwrap();
-        let e = pagan_tuned_rate_printed_unit_constant(&s, diam, 10, 1.0).unwrap().privacy;
-        let r = pagan_rate_printed_unit_constant(&s, diam, 10, 1.0, b).unwrap();
+        let e = pagan_tuned_rate_printed_unit_constant(&s, &run).unwrap().privacy;
+        let r = pagan_rate_printed_unit_constant(&s, &run, b).unwrap();
         prop_assert!((r.noise - 2.0 * e).abs() <= 1e-10 * r.noise, "PAGAN noise {} vs 2E {}", r.noise, 2.0 * e);
         prop_assert!((r.clipping - 2.0 * e / (p - 1.0)).abs() <= 1e-10 * r.clipping, "PAGAN clipping");
     }
@@ -240,10 +300,11 @@ proptest! {
     ) {
         let s = RateSetting { ellipsoid_c: &c, dataset_size_n: n, epsilon: eps, delta, moment_g_2p: g, moment_order_p: p, diam_c_inv: dci };
         for (tuned, rate) in [
-            (pasan_tuned_clip_radius(&s, diam).unwrap(), pasan_rate_printed_unit_constant as fn(&RateSetting<'_>, f64, u64, f64, f64) -> dpref::Result<RateTerms>),
+            (pasan_tuned_clip_radius(&s, diam).unwrap(), pasan_rate_printed_unit_constant as fn(&RateSetting<'_>, &RateRun, f64) -> dpref::Result<RateTerms>),
             (pagan_tuned_clip_radius(&s, diam).unwrap(), pagan_rate_printed_unit_constant),
         ] {
-            let f = |b: f64| { let r = rate(&s, diam, 10, 1.0, b).unwrap(); r.noise + r.clipping };
+            let run = RateRun { diam, steps_t: 10, gradient_statistic: 1.0 };
+            let f = |b: f64| { let r = rate(&s, &run, b).unwrap(); r.noise + r.clipping };
             let at = f(tuned);
             for m in [0.7, 0.99, 1.01, 1.3] {
                 prop_assert!(f(tuned * m) >= at * (1.0 - 1e-12), "B x {}: {} < {}", m, f(tuned * m), at);
@@ -267,9 +328,10 @@ fn tuned_b_without_factor_two_breaks_the_split() {
         diam_c_inv: 2.0,
     };
     let b = pasan_tuned_clip_radius(&s, 2.0).unwrap();
-    let e = pasan_tuned_rate_printed_unit_constant(&s, 2.0, 10, 1.0).unwrap().privacy;
-    let good = pasan_rate_printed_unit_constant(&s, 2.0, 10, 1.0, b).unwrap();
-    let bad = pasan_rate_printed_unit_constant(&s, 2.0, 10, 1.0, b / 2.0).unwrap();
+    let run = RateRun { diam: 2.0, steps_t: 10, gradient_statistic: 1.0 };
+    let e = pasan_tuned_rate_printed_unit_constant(&s, &run).unwrap().privacy;
+    let good = pasan_rate_printed_unit_constant(&s, &run, b).unwrap();
+    let bad = pasan_rate_printed_unit_constant(&s, &run, b / 2.0).unwrap();
     assert_rel(good.clipping / good.noise, 0.5, 1e-12, "1/(p-1)");
     assert!((bad.noise - 2.0 * e).abs() > 0.4 * e && (bad.clipping / bad.noise - 0.5).abs() > 1.0);
     assert!(bad.noise + bad.clipping > 1.5 * (good.noise + good.clipping));

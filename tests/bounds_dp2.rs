@@ -18,6 +18,11 @@ use dpref::rng::{Seeds, Stream};
 
 use common::check::{assert_rel, invalid};
 
+/// The privatisation (C, σ, b) of a test.
+fn ns(c: f64, sigma: f64, batch_b: u64) -> NoiseSetting {
+    NoiseSetting::new(c, sigma, batch_b).unwrap()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Lemma 1 (notes §4.1, P9)
 // ---------------------------------------------------------------------------------------------
@@ -33,35 +38,40 @@ use common::check::{assert_rel, invalid};
 /// fails 2.5 / 1.
 #[test]
 fn golden_lemma1_closed_forms() {
-    assert_rel(lemma1_m(2.0, 1.5, 4, 3).unwrap(), 4.25, 1e-14, "M");
-    assert_rel(lemma1_expected_v_rmsprop(1.0, 2.0, 1.5, 4, 3, 0.5, 2).unwrap(), 0.9375, 1e-14, "E v_2 RMSProp");
-    assert_eq!(lemma1_expected_v_rmsprop(1.0, 2.0, 1.5, 4, 3, 0.5, 0).unwrap(), 0.0, "E v_0");
-    assert_rel(lemma1_expected_v_adagrad(1.0, 2.0, 1.5, 4, 3, 3).unwrap(), 3.75, 1e-14, "E v_3 AdaGrad");
+    assert_rel(lemma1_m(&ns(2.0, 1.5, 3), 4).unwrap(), 4.25, 1e-14, "M");
+    assert_rel(lemma1_expected_v_rmsprop(&ns(2.0, 1.5, 3), 4, 1.0, 0.5, 2).unwrap(), 0.9375, 1e-14, "E v_2 RMSProp");
+    assert_eq!(lemma1_expected_v_rmsprop(&ns(2.0, 1.5, 3), 4, 1.0, 0.5, 0).unwrap(), 0.0, "E v_0");
+    assert_rel(lemma1_expected_v_adagrad(&ns(2.0, 1.5, 3), 4, 1.0, 3).unwrap(), 3.75, 1e-14, "E v_3 AdaGrad");
     assert_rel(expected_d_bound(4.0, 0.5).unwrap(), 2.5, 1e-15, "E D bound");
     assert_eq!(expected_d_bound(0.0, 0.1).unwrap(), 1.0, "E D bound, SGD branch");
 
     for &(g, c, sigma, s, b, beta) in
         &[(1.0, 2.0, 1.5, 4u64, 3u64, 0.5), (-0.3, 0.5, 1.0, 195, 64, 0.9), (2.0, 2.0, 0.0, 1, 1, 0.99)]
     {
-        let m = lemma1_m(c, sigma, s, b).unwrap();
+        let m = lemma1_m(&ns(c, sigma, b), s).unwrap();
         let target = g * g + sigma * sigma * c * c / (s as f64 * (b * b) as f64);
         let mut ev = 0.0;
         for k in 1..=60u64 {
             ev = beta * ev + (1.0 - beta) * target;
-            let closed = lemma1_expected_v_rmsprop(g, c, sigma, s, b, beta, k).unwrap();
+            let closed = lemma1_expected_v_rmsprop(&ns(c, sigma, b), s, g, beta, k).unwrap();
             assert_rel(closed, ev, 1e-12, "RMSProp closed form vs recursion");
             assert!(closed <= m, "E v_k = {closed} > M = {m} with |g| <= C");
-            assert_rel(lemma1_expected_v_adagrad(g, c, sigma, s, b, k).unwrap(), k as f64 * target, 1e-14, "AdaGrad");
+            assert_rel(
+                lemma1_expected_v_adagrad(&ns(c, sigma, b), s, g, k).unwrap(),
+                k as f64 * target,
+                1e-14,
+                "AdaGrad",
+            );
         }
     }
-    assert!(lemma1_expected_v_adagrad(1.0, 2.0, 1.5, 4, 3, 10).unwrap() > lemma1_m(2.0, 1.5, 4, 3).unwrap());
+    assert!(lemma1_expected_v_adagrad(&ns(2.0, 1.5, 3), 4, 1.0, 10).unwrap() > lemma1_m(&ns(2.0, 1.5, 3), 4).unwrap());
 
     let mut prev = f64::INFINITY;
     for s in 1..=200u64 {
-        let m = lemma1_m(0.5, 1.0, s, 64).unwrap();
+        let m = lemma1_m(&ns(0.5, 1.0, 64), s).unwrap();
         assert!(m < prev, "M not strictly decreasing at s = {s}");
         prev = m;
-        assert_eq!(lemma1_m(0.5, 0.0, s, 64).unwrap(), 0.25, "sigma = 0: M = C^2");
+        assert_eq!(lemma1_m(&ns(0.5, 0.0, 64), s).unwrap(), 0.25, "sigma = 0: M = C^2");
     }
 }
 
@@ -213,7 +223,7 @@ fn golden_theorem2_bound_and_t_nu() {
     assert_rel(theorem2_noise_term(0.5, 2, &ones).unwrap(), noise, 1e-14, "noise term");
     assert_rel(theorem2_bound_printed(&thm2(1.0, 1.0, 0.5, 2, 3.0, &ones)).unwrap(), 12.0 + noise, 1e-14, "printed");
     assert_rel(theorem2_bound(&thm2(1.0, 1.0, 0.5, 2, 3.0, &ones)).unwrap(), 24.0 + noise, 1e-14, "corrected");
-    assert_rel(expected_noise_d_norm(2.0, 3.0, 6, 5.0).unwrap(), 5.0, 1e-15, "E||N||_D^2");
+    assert_rel(expected_noise_d_norm(&ns(3.0, 2.0, 6), 5.0).unwrap(), 5.0, 1e-15, "E||N||_D^2");
     // An overflowing (vacuous) bound is an error, not ∞.
     let long = vec![0.0; 5000];
     assert!(matches!(theorem2_bound(&thm2(1.0, 1.0, 1e-3, 1, 1.0, &long)), Err(Error::Numerical { .. })));
@@ -245,7 +255,7 @@ fn golden_h_functions() {
         assert_rel(h_upper_bound_sparse(1.0, 0.0, 1, 1.0, s, 1.0).unwrap(), brute, 1e-14, "staleness constant");
     }
     assert_rel(
-        expected_avg_noise_l1(50, 1.0, 2.0, 4, 4).unwrap(),
+        expected_avg_noise_l1(&ns(2.0, 1.0, 4), 50, 4).unwrap(),
         12.5 * (2.0 / std::f64::consts::PI).sqrt(),
         1e-14,
         "E||a||_1",
@@ -277,7 +287,7 @@ fn stat_expected_avg_noise_l1_monte_carlo() {
     let mean = total / n;
     let sd = sigma * c / (b as f64 * (s as f64).sqrt());
     let u = sd * (2.0 * (2e6f64).ln() / n).sqrt();
-    let expected = expected_avg_noise_l1(d, sigma, c, b, s).unwrap() / d as f64;
+    let expected = expected_avg_noise_l1(&ns(c, sigma, b), d, s).unwrap() / d as f64;
     assert!((mean - expected).abs() <= u, "MC mean {mean} vs {expected} (margin {u})");
 }
 
@@ -291,15 +301,31 @@ fn stat_expected_avg_noise_l1_monte_carlo() {
 #[test]
 fn golden_corollary1_noise_terms() {
     let r2 = 2f64.sqrt();
-    assert_rel(corollary1_noise_term_dp_sgd(1.0, 2.0, 2, 3, 2).unwrap(), (3.0 + 3.0 / r2) / 2.0, 1e-14, "DP-SGD");
-    assert_rel(corollary1_noise_term_dp2(1.0, 2.0, 2, &[3.0, 1.5]).unwrap(), (3.0 + 1.5 / r2) / 2.0, 1e-14, "DP2");
+    assert_rel(corollary1_noise_term_dp_sgd(&ns(2.0, 1.0, 2), 3, 2).unwrap(), (3.0 + 3.0 / r2) / 2.0, 1e-14, "DP-SGD");
+    assert_rel(corollary1_noise_term_dp2(&ns(2.0, 1.0, 2), &[3.0, 1.5]).unwrap(), (3.0 + 1.5 / r2) / 2.0, 1e-14, "DP2");
     let ones = vec![50.0; 1000];
     assert_rel(
-        corollary1_noise_term_dp2(1.0, 0.5, 64, &ones).unwrap(),
-        corollary1_noise_term_dp_sgd(1.0, 0.5, 64, 50, 1000).unwrap(),
+        corollary1_noise_term_dp2(&ns(0.5, 1.0, 64), &ones).unwrap(),
+        corollary1_noise_term_dp_sgd(&ns(0.5, 1.0, 64), 50, 1000).unwrap(),
         1e-12,
         "D = 1",
     );
+}
+
+/// The hand example of [`golden_theorem3`]: `C = 1`, `σ = 2`, `b = 2`, `F = 1`, `α = 0.1`, `T = 10`,
+/// `L = 2`, `M = 4`, `τ² = 1`, `ε = 0.5`, `d = 3`.
+fn theorem3_hand_inputs() -> (NoiseSetting, Theorem3Inputs) {
+    let inputs = Theorem3Inputs {
+        f_w1_minus_inf: 1.0,
+        alpha: 0.1,
+        t_steps: 10,
+        l_smooth: 2.0,
+        m: 4.0,
+        tau2: 1.0,
+        eps_adapt: 0.5,
+        d: 3,
+    };
+    (ns(1.0, 2.0, 2), inputs)
 }
 
 /// Thm. 3 by hand: F = 1, α = 0.1, T = 10, L = 2, M = 4 (C = 1), τ² = 1, ε = 0.5, b = 2, d = 3,
@@ -315,25 +341,39 @@ fn golden_corollary1_noise_terms() {
 /// `√M + ε` for `√M + 1` fails 9; a dropped hypothesis check fails the `Err` cases.
 #[test]
 fn golden_theorem3() {
-    assert_rel(theorem3_bound(1.0, 0.1, 10, 2.0, 4.0, 1.0, 0.5, 2, 3, 2.0, 1.0).unwrap(), 9.0, 1e-14, "hand");
+    let (noise, hand) = theorem3_hand_inputs();
+    assert_rel(theorem3_bound(&noise, &hand).unwrap(), 9.0, 1e-14, "hand");
 
     let c2 = 8.0f64;
     let c = c2.sqrt();
     let l = c2 / 4.0;
     for &(sigma, eps, quoted) in &[(1.0, 0.5, 5.0), (2.0, 1.0, 16.9)] {
-        let m = lemma1_m(c, sigma, 50, 20).unwrap();
+        let m = lemma1_m(&ns(c, sigma, 20), 50).unwrap();
         let alpha = f64::min(eps, 1.0) / l;
-        let rhs = theorem3_bound(2f64.ln(), alpha, 1000, l, m, c2, eps, 20, 50, sigma, c).unwrap();
+        let rhs = theorem3_bound(
+            &ns(c, sigma, 20),
+            &Theorem3Inputs {
+                f_w1_minus_inf: 2f64.ln(),
+                alpha,
+                t_steps: 1000,
+                l_smooth: l,
+                m,
+                tau2: c2,
+                eps_adapt: eps,
+                d: 50,
+            },
+        )
+        .unwrap();
         assert!((rhs - quoted).abs() <= 0.05, "prototype RHS {rhs} vs {quoted}");
     }
 
-    invalid(theorem3_bound(1.0, 0.3, 10, 2.0, 4.0, 1.0, 0.5, 2, 3, 2.0, 1.0), "alpha");
-    invalid(theorem3_bound(1.0, 0.6, 10, 2.0, 4.0, 1.0, 2.0, 2, 3, 2.0, 1.0), "alpha");
-    invalid(theorem3_bound(1.0, 0.1, 10, 2.0, 4.0, 1.0, 2.0, 2, 3, 2.0, 1.0), "eps_adapt");
-    invalid(theorem3_bound(-1.0, 0.1, 10, 2.0, 4.0, 1.0, 0.5, 2, 3, 2.0, 1.0), "f_w1_minus_inf");
-    invalid(theorem3_bound(1.0, 0.1, 10, 2.0, 0.5, 1.0, 0.5, 2, 3, 2.0, 1.0), "m");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { alpha: 0.3, ..hand }), "alpha");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { alpha: 0.6, eps_adapt: 2.0, ..hand }), "alpha");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { eps_adapt: 2.0, ..hand }), "eps_adapt");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { f_w1_minus_inf: -1.0, ..hand }), "f_w1_minus_inf");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { m: 0.5, ..hand }), "m");
     // On the boundary Lα/ε = 1 (computed in floating point) the bound is accepted.
-    assert!(theorem3_bound(1.0, 0.25, 10, 2.0, 4.0, 1.0, 0.5, 2, 3, 2.0, 1.0).is_ok());
+    assert!(theorem3_bound(&noise, &Theorem3Inputs { alpha: 0.25, ..hand }).is_ok());
 
     assert_rel(theorem3_rate_unit_constant(100, 1000, 1.0, 4.0, 4).unwrap(), 0.11, 1e-14, "re-derived rate");
     assert_rel(theorem3_rate_printed_unit_constant(100, 1000, 1.0, 4.0, 4).unwrap(), 0.21, 1e-14, "printed rate");
@@ -367,18 +407,18 @@ fn golden_theorem1_trend_functions() {
 #[test]
 fn invalid_inputs_are_refused() {
     let nan = f64::NAN;
-    invalid(lemma1_m(0.0, 1.0, 1, 1), "c");
-    invalid(lemma1_m(nan, 1.0, 1, 1), "c");
-    invalid(lemma1_m(1.0, -1.0, 1, 1), "sigma");
-    invalid(lemma1_m(1.0, f64::INFINITY, 1, 1), "sigma");
-    invalid(lemma1_m(1.0, 1.0, 0, 1), "delay_s");
-    invalid(lemma1_m(1.0, 1.0, 1, 0), "batch_b");
-    invalid(lemma1_expected_v_rmsprop(nan, 1.0, 1.0, 1, 1, 0.5, 1), "g_j");
+    invalid(NoiseSetting::new(0.0, 1.0, 1), "c");
+    invalid(NoiseSetting::new(nan, 1.0, 1), "c");
+    invalid(NoiseSetting::new(1.0, -1.0, 1), "sigma");
+    invalid(NoiseSetting::new(1.0, f64::INFINITY, 1), "sigma");
+    invalid(lemma1_m(&ns(1.0, 1.0, 1), 0), "delay_s");
+    invalid(NoiseSetting::new(1.0, 1.0, 0), "batch_b");
+    invalid(lemma1_expected_v_rmsprop(&ns(1.0, 1.0, 1), 1, nan, 0.5, 1), "g_j");
     for beta in [0.0, 1.0, -0.1, nan] {
-        invalid(lemma1_expected_v_rmsprop(1.0, 1.0, 1.0, 1, 1, beta, 1), "beta");
+        invalid(lemma1_expected_v_rmsprop(&ns(1.0, 1.0, 1), 1, 1.0, beta, 1), "beta");
         invalid(kappa_min(0.5, 1.0, 1.0, 0.1, beta), "beta");
     }
-    invalid(lemma1_expected_v_adagrad(f64::INFINITY, 1.0, 1.0, 1, 1, 1), "g_j");
+    invalid(lemma1_expected_v_adagrad(&ns(1.0, 1.0, 1), 1, f64::INFINITY, 1), "g_j");
     invalid(expected_d_bound(-1.0, 0.1), "m");
     invalid(expected_d_bound(1.0, 0.0), "eps_adapt");
 
@@ -398,8 +438,8 @@ fn invalid_inputs_are_refused() {
     invalid(t_nu_indices(1, 0), "steps_t");
     invalid(t_nu_cardinality_main(6, 5), "delay_s");
     invalid(t_nu_cardinality_appendix(6, 5), "delay_s");
-    invalid(expected_noise_d_norm(1.0, 1.0, 1, -1.0), "d_l1");
-    invalid(expected_noise_d_norm(1.0, 1.0, 0, 1.0), "batch_b");
+    invalid(expected_noise_d_norm(&ns(1.0, 1.0, 1), -1.0), "d_l1");
+    invalid(NoiseSetting::new(1.0, 1.0, 0), "batch_b");
     assert!(matches!(theorem2_noise_term(0.5, 1, &[]), Err(Error::Empty { .. })));
     assert!(matches!(theorem2_noise_term(0.5, 1, &[1.0, nan]), Err(Error::NonFinite { index: 1, .. })));
     invalid(theorem2_noise_term(0.5, 1, &[1.0, -1.0]), "noise_d_norms");
@@ -415,27 +455,24 @@ fn invalid_inputs_are_refused() {
     invalid(h_upper_bound_sparse(4.0, 1.0, 10, 0.1, 0, 0.01), "delay_s");
     invalid(h_upper_bound_sparse_printed(4.0, 1.0, 10, 0.1, 1, -0.01), "m_prime");
     invalid(h_upper_bound_sparse(nan, 1.0, 10, 0.1, 1, 0.01), "e_a_l1");
-    invalid(expected_avg_noise_l1(0, 1.0, 1.0, 1, 1), "d");
-    invalid(expected_avg_noise_l1(1, 1.0, 1.0, 1, 0), "delay_s");
+    invalid(expected_avg_noise_l1(&ns(1.0, 1.0, 1), 0, 1), "d");
+    invalid(expected_avg_noise_l1(&ns(1.0, 1.0, 1), 1, 0), "delay_s");
 
-    assert!(matches!(corollary1_noise_term_dp2(1.0, 1.0, 1, &[]), Err(Error::Empty { .. })));
-    assert!(matches!(corollary1_noise_term_dp2(1.0, 1.0, 1, &[nan]), Err(Error::NonFinite { .. })));
-    invalid(corollary1_noise_term_dp2(1.0, 1.0, 1, &[-1.0]), "d_l1");
-    invalid(corollary1_noise_term_dp_sgd(1.0, 1.0, 1, 1, 0), "steps_t");
-    invalid(corollary1_noise_term_dp_sgd(1.0, 1.0, 1, 0, 1), "d");
+    assert!(matches!(corollary1_noise_term_dp2(&ns(1.0, 1.0, 1), &[]), Err(Error::Empty { .. })));
+    assert!(matches!(corollary1_noise_term_dp2(&ns(1.0, 1.0, 1), &[nan]), Err(Error::NonFinite { .. })));
+    invalid(corollary1_noise_term_dp2(&ns(1.0, 1.0, 1), &[-1.0]), "d_l1");
+    invalid(corollary1_noise_term_dp_sgd(&ns(1.0, 1.0, 1), 1, 0), "steps_t");
+    invalid(corollary1_noise_term_dp_sgd(&ns(1.0, 1.0, 1), 0, 1), "d");
 
-    let ok = (1.0, 0.1, 10u64, 2.0, 4.0, 1.0, 0.5, 2u64, 3u64, 2.0, 1.0);
-    invalid(theorem3_bound(nan, ok.1, ok.2, ok.3, ok.4, ok.5, ok.6, ok.7, ok.8, ok.9, ok.10), "f_w1_minus_inf");
-    invalid(theorem3_bound(ok.0, 0.0, ok.2, ok.3, ok.4, ok.5, ok.6, ok.7, ok.8, ok.9, ok.10), "alpha");
-    invalid(theorem3_bound(ok.0, ok.1, 0, ok.3, ok.4, ok.5, ok.6, ok.7, ok.8, ok.9, ok.10), "t_steps");
-    invalid(theorem3_bound(ok.0, ok.1, ok.2, 0.0, ok.4, ok.5, ok.6, ok.7, ok.8, ok.9, ok.10), "l_smooth");
-    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, nan, ok.5, ok.6, ok.7, ok.8, ok.9, ok.10), "m");
-    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, -1.0, ok.6, ok.7, ok.8, ok.9, ok.10), "tau2");
-    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, ok.5, 0.0, ok.7, ok.8, ok.9, ok.10), "eps_adapt");
-    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, ok.5, ok.6, 0, ok.8, ok.9, ok.10), "batch_b");
-    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, ok.5, ok.6, ok.7, 0, ok.9, ok.10), "d");
-    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, ok.5, ok.6, ok.7, ok.8, -2.0, ok.10), "sigma");
-    invalid(theorem3_bound(ok.0, ok.1, ok.2, ok.3, ok.4, ok.5, ok.6, ok.7, ok.8, ok.9, 0.0), "c");
+    let (noise, hand) = theorem3_hand_inputs();
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { f_w1_minus_inf: nan, ..hand }), "f_w1_minus_inf");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { alpha: 0.0, ..hand }), "alpha");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { t_steps: 0, ..hand }), "t_steps");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { l_smooth: 0.0, ..hand }), "l_smooth");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { m: nan, ..hand }), "m");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { tau2: -1.0, ..hand }), "tau2");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { eps_adapt: 0.0, ..hand }), "eps_adapt");
+    invalid(theorem3_bound(&noise, &Theorem3Inputs { d: 0, ..hand }), "d");
     invalid(theorem3_rate_unit_constant(0, 1, 1.0, 1.0, 1), "d");
     invalid(theorem3_rate_printed_unit_constant(1, 0, 1.0, 1.0, 1), "n");
     invalid(theorem3_rate_unit_constant(1, 1, 0.0, 1.0, 1), "eps_priv");

@@ -72,7 +72,12 @@ fn golden_privacy_calibration_vectors() {
         assert!(c2_sufficient_zcdp(eps, 1e-5, Neighbouring::AddRemove).unwrap() <= 4.0);
     }
     // eq. (6) by hand: c2 = 16, G = 1, T = 100, n = 1000, ε = 1, δ = e^{-4}: √(16·100·4)/1000 = 0.08.
-    assert_rel(sigma_eq6(16.0, 1.0, 100, 1000, 1.0, (-4.0f64).exp()).unwrap(), 0.08, 1e-14, "eq. (6)");
+    assert_rel(
+        sigma_eq6(&DpSetting::new(1.0, (-4.0f64).exp(), 1000).unwrap(), 16.0, 1.0, 100).unwrap(),
+        0.08,
+        1e-14,
+        "eq. (6)",
+    );
 }
 
 /// Notes §6.2 item 12, the calibration round trip: for several (ε, δ, T, n, G) and both
@@ -93,7 +98,8 @@ fn prop_privacy_calibration_round_trip() {
             let e_classic = zcdp_epsilon_classic(rho, delta).unwrap();
             assert!(e_classic <= eps * (1.0 + 1e-12), "zCDP classic {e_classic} > {eps}");
             assert!(zcdp::epsilon_for_delta(rho, delta).unwrap() <= e_classic * (1.0 + 1e-12));
-            let s6 = sigma_eq6(c2_sufficient_zcdp(eps, delta, nb).unwrap(), g, t, n, eps, delta).unwrap();
+            let setting = DpSetting::new(eps, delta, n).unwrap();
+            let s6 = sigma_eq6(&setting, c2_sufficient_zcdp(eps, delta, nb).unwrap(), g, t).unwrap();
             assert_rel(s6, s_z, 1e-12, "eq. (6) with c2_sufficient = zCDP sigma");
             assert_rel(rdp_epsilon_full_batch_continuous(s_z / dlt, t, delta).unwrap(), e_classic, 1e-12, "RDP");
             // the mutant without the 2
@@ -139,14 +145,15 @@ fn golden_concentration_and_conditions() {
         assert_rel(t as f64 * noise_norm_probability_lemma3(p, mu6).unwrap(), beta, 1e-12, "Thm 6 mu");
     }
 
-    let ok = theorem2_conditions(0.05, 1e-3, 7190, 1.0, 2.0).unwrap();
+    let at = |eps: f64, delta: f64, n: u64| DpSetting::new(eps, delta, n).unwrap();
+    let ok = theorem2_conditions(&at(0.05, 1e-3, 7190), 1.0, 2.0).unwrap();
     assert!(ok.all(), "{ok:?}");
     assert!(ok.check().is_ok());
-    let cases: [(Theorem2Conditions, &str); 4] = [
-        (theorem2_conditions(0.05, 1e-3, 7190, 26.0, 2.0).unwrap(), "sigma"),
-        (theorem2_conditions(0.08, 1e-3, 7190, 1.0, 2.0).unwrap(), "epsilon"),
-        (theorem2_conditions(0.05, 0.0032, 7190, 1.0, 2.0).unwrap(), "delta"),
-        (theorem2_conditions(0.05, 1e-3, 7189, 1.0, 2.0).unwrap(), "dataset_size_n"),
+    let cases: [(Lemma1Conditions, &str); 4] = [
+        (theorem2_conditions(&at(0.05, 1e-3, 7190), 26.0, 2.0).unwrap(), "sigma"),
+        (theorem2_conditions(&at(0.08, 1e-3, 7190), 1.0, 2.0).unwrap(), "epsilon"),
+        (theorem2_conditions(&at(0.05, 0.0032, 7190), 1.0, 2.0).unwrap(), "delta"),
+        (theorem2_conditions(&at(0.05, 1e-3, 7189), 1.0, 2.0).unwrap(), "dataset_size_n"),
     ];
     for (c, name) in cases {
         assert!(!c.all());
@@ -155,20 +162,20 @@ fn golden_concentration_and_conditions() {
     // δ just below and above the limit e^{-2}/(13 ln 26)
     let lim = (-2.0f64).exp() / (13.0 * 26f64.ln());
     assert_rel(lim, 0.0031952, 0.5e-7 / 0.0031952, "delta limit");
-    assert!(theorem2_conditions(0.05, lim * 0.999, 7190, 1.0, 2.0).unwrap().delta_ok);
-    assert!(!theorem2_conditions(0.05, lim * 1.001, 7190, 1.0, 2.0).unwrap().delta_ok);
+    assert!(theorem2_conditions(&at(0.05, lim * 0.999, 7190), 1.0, 2.0).unwrap().delta_ok);
+    assert!(!theorem2_conditions(&at(0.05, lim * 1.001, 7190), 1.0, 2.0).unwrap().delta_ok);
 
     // Lemma 1 = Thm. 2's data part at τ = σ, ρ = 2e^{−μ²/2}
-    let l1 = lemma1_conditions(0.05, 1e-3, 7190, 1.0, 2.0 * (-2.0f64).exp()).unwrap();
-    assert_eq!((l1.tau_ok, l1.epsilon_ok, l1.delta_ok, l1.n_ok), (ok.sigma_ok, ok.epsilon_ok, ok.delta_ok, ok.n_ok));
+    let l1 = lemma1_conditions(&at(0.05, 1e-3, 7190), 1.0, 2.0 * (-2.0f64).exp()).unwrap();
+    assert_eq!((l1.tau_ok, l1.epsilon_ok, l1.delta_ok, l1.n_ok), (ok.tau_ok, ok.epsilon_ok, ok.delta_ok, ok.n_ok));
     for g in [0.5, 2.0, 10.0] {
-        let a = lemma1_conditions_gradient(0.01, 1e-9, 1_000_000, 0.5, 0.1, g).unwrap();
-        let b = lemma1_conditions(0.01, 1e-9, 1_000_000, 0.5 / (2.0 * g), 0.1).unwrap();
+        let a = lemma1_conditions_gradient(&at(0.01, 1e-9, 1_000_000), 0.5, 0.1, g).unwrap();
+        let b = lemma1_conditions(&at(0.01, 1e-9, 1_000_000), 0.5 / (2.0 * g), 0.1).unwrap();
         assert_eq!(a, b);
     }
     // With G = 10 the rescaled τ = 0.025 makes ε = 0.01 > τ/13 fail; the paper's reading (τ = 0.5) passes.
-    assert!(!lemma1_conditions_gradient(0.01, 1e-9, 1_000_000, 0.5, 0.1, 10.0).unwrap().epsilon_ok);
-    assert!(lemma1_conditions(0.01, 1e-9, 1_000_000, 0.5, 0.1).unwrap().epsilon_ok);
+    assert!(!lemma1_conditions_gradient(&at(0.01, 1e-9, 1_000_000), 0.5, 0.1, 10.0).unwrap().epsilon_ok);
+    assert!(lemma1_conditions(&at(0.01, 1e-9, 1_000_000), 0.5, 0.1).unwrap().epsilon_ok);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,14 +257,24 @@ fn golden_adam_step_cap() {
 #[test]
 fn golden_descent_and_rate_formulas() {
     let t = 1e-14;
-    assert_rel(dp_gd_descent_step(0.125, 2.0, 1.0, 4.0, 1.0).unwrap(), 0.96875, t, "GD step");
+    assert_rel(dp_gd_descent_step(&GdStep::new(0.125, 2.0).unwrap(), 1.0, 4.0, 1.0).unwrap(), 0.96875, t, "GD step");
     let inp = DescentInputs { steps_t: 10, loss_decrease: 0.5, noise_sq: 0.1 };
     assert_rel(dp_gd_descent_bound(2.0, &inp).unwrap(), 1.9, t, "GD summed");
-    assert_rel(dp_gd_descent_bound_general_eta(0.1, 2.0, &inp).unwrap(), 1.9, t, "GD general eta");
-    assert_rel(dp_gd_descent_bound_general_eta(0.125, 2.0, &inp).unwrap(), 1.9, t, "GD general at 1/(4L)");
+    assert_rel(
+        dp_gd_descent_bound_general_eta(&GdStep::new(0.1, 2.0).unwrap(), &inp).unwrap(),
+        1.9,
+        t,
+        "GD general eta",
+    );
+    assert_rel(
+        dp_gd_descent_bound_general_eta(&GdStep::new(0.125, 2.0).unwrap(), &inp).unwrap(),
+        1.9,
+        t,
+        "GD general at 1/(4L)",
+    );
     let inp2 = DescentInputs { steps_t: 7, loss_decrease: -0.3, noise_sq: 2.5 };
     assert_rel(
-        dp_gd_descent_bound_general_eta(0.125, 2.0, &inp2).unwrap(),
+        dp_gd_descent_bound_general_eta(&GdStep::new(0.125, 2.0).unwrap(), &inp2).unwrap(),
         dp_gd_descent_bound(2.0, &inp2).unwrap(),
         1e-14,
         "general = summed at 1/(4L)",
@@ -399,16 +416,18 @@ fn invalid_inputs_are_refused() {
         invalid(zcdp_sufficient_sigma(10, 0.1, bad, 1e-5), "epsilon");
         invalid(gdp_mu_full_batch(10, 0.1, bad), "sigma");
         invalid(rdp_epsilon_full_batch_continuous(bad, 10, 1e-5), "noise_multiplier_s");
-        invalid(sigma_eq6(bad, 1.0, 10, 10, 1.0, 1e-5), "c2");
+        invalid(sigma_eq6(&DpSetting::new(1.0, 1e-5, 10).unwrap(), bad, 1.0, 10), "c2");
         invalid(c2_sufficient_zcdp(bad, 1e-5, nb), "epsilon");
         invalid(noisy_gradient_deviation_radius(4, 1.0, bad), "mu");
-        invalid(theorem2_conditions(0.1, 1e-5, 10, bad, 1.0), "sigma");
-        invalid(lemma1_conditions(0.1, 1e-5, 10, bad, 0.1), "tau");
-        invalid(lemma1_conditions_gradient(0.1, 1e-5, 10, 0.5, 0.1, bad), "gradient_bound_g");
+        invalid(theorem2_conditions(&DpSetting::new(0.1, 1e-5, 10).unwrap(), bad, 1.0), "sigma");
+        invalid(lemma1_conditions(&DpSetting::new(0.1, 1e-5, 10).unwrap(), bad, 0.1), "tau");
+        invalid(lemma1_conditions_gradient(&DpSetting::new(0.1, 1e-5, 10).unwrap(), 0.5, 0.1, bad), "gradient_bound_g");
+        invalid(DpSetting::new(bad, 1e-5, 10), "epsilon");
         invalid(rmsprop_step_size_cap(bad, 2.0), "nu");
         invalid(adam_step_size_cap(0.5, 1.0, bad), "smoothness_l");
         invalid(dp_gd_step_size(bad), "smoothness_l");
-        invalid(dp_gd_descent_step(bad, 2.0, 1.0, 1.0, 1.0), "step_size_eta");
+        invalid(GdStep::new(bad, 2.0), "step_size_eta");
+        invalid(GdStep::new(0.1, bad), "smoothness_l");
         invalid(uniform_convergence_lower_bound_constant(bad), "sigma_min");
     }
     for bad_delta in [0.0, 1.0, 1.5, -0.1, f64::NAN] {
@@ -416,14 +435,15 @@ fn invalid_inputs_are_refused() {
         invalid(gdp_mu_max(1.0, bad_delta), "delta");
         invalid(rdp_epsilon_full_batch_integer(10.0, 10, bad_delta), "delta");
         invalid(c2_sufficient_zcdp(1.0, bad_delta, nb), "delta");
-        invalid(theorem2_conditions(0.1, bad_delta, 10, 1.0, 1.0), "delta");
+        invalid(DpSetting::new(0.1, bad_delta, 10), "delta");
         invalid(mu_for_failure_probability(4, 10, bad_delta), "beta");
     }
     invalid(full_batch_sensitivity(1.0, 0, nb), "dataset_size_n");
     invalid(zcdp_rho_full_batch(0, 0.1, 1.0), "steps_t");
     invalid(noisy_gradient_deviation_probability(0, 1.0), "dim_p");
     invalid(zcdp_epsilon_classic(-1.0, 1e-5), "rho");
-    invalid(lemma1_conditions(0.1, 1e-5, 10, 0.5, 0.0), "rho");
+    invalid(lemma1_conditions(&DpSetting::new(0.1, 1e-5, 10).unwrap(), 0.5, 0.0), "rho");
+    invalid(DpSetting::new(0.1, 1e-5, 0), "dataset_size_n");
     invalid(uniform_convergence_lower_bound_constant(0.6), "sigma_min");
 
     for bad in [-0.1, 1.0, 1.5, f64::NAN] {
@@ -438,7 +458,7 @@ fn invalid_inputs_are_refused() {
     invalid(dp_gd_descent_bound(2.0, &DescentInputs { steps_t: 0, ..inp }), "steps_t");
     invalid(dp_gd_descent_bound(2.0, &DescentInputs { loss_decrease: f64::NAN, ..inp }), "loss_decrease");
     invalid(dp_gd_descent_bound(2.0, &DescentInputs { noise_sq: -1.0, ..inp }), "noise_sq");
-    invalid(dp_gd_descent_bound_general_eta(0.25, 2.0, &inp), "step_size_eta");
+    invalid(dp_gd_descent_bound_general_eta(&GdStep::new(0.25, 2.0).unwrap(), &inp), "step_size_eta");
     let rs = AdaptiveStep { step_size_eta: 0.0625, nu: 0.5, lambda: 0.25, smoothness_l: 2.0 };
     invalid(rmsprop_descent_bound(&AdaptiveStep { step_size_eta: 0.07, ..rs }, &inp), "step_size_eta");
     invalid(rmsprop_descent_bound(&AdaptiveStep { lambda: f64::INFINITY, ..rs }, &inp), "lambda");

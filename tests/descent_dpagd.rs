@@ -109,7 +109,7 @@ fn run_and_measure(s: &Setting, data: &Dataset, support: &[f64], seed: u64) -> M
         if s.moments == Moments::Gd {
             let next = if k + 1 < t { &trace.iterates[k + 1] } else { &run.x_last };
             let f_t = model.population_loss(w, support);
-            let rhs = dp_gd_descent_step(s.eta, L, f_t, g2, d2).unwrap();
+            let rhs = dp_gd_descent_step(&GdStep::new(s.eta, L).unwrap(), f_t, g2, d2).unwrap();
             let f_next = model.population_loss(next, support);
             worst_step = worst_step.max((f_next - rhs) / (1e-12 * (f_t.abs() + 1.0)));
         }
@@ -174,7 +174,7 @@ fn descent_dp_gd_corrected_bound_holds_on_every_run() {
         let rhs = dp_gd_descent_bound(L, &inputs).unwrap();
         let err = dp_gd_descent_bound(L, &err_in).unwrap();
         worst = worst.max(assert_holds("DP-GD eq. (26)", m.lhs, rhs, err, &s, seed));
-        let general = dp_gd_descent_bound_general_eta(s.eta, L, &inputs).unwrap();
+        let general = dp_gd_descent_bound_general_eta(&GdStep::new(s.eta, L).unwrap(), &inputs).unwrap();
         assert!((general - rhs).abs() <= 1e-12 * (general.abs() + 16.0 * L * m.loss_decrease.abs() + rhs.abs()));
         let t = s.steps_t as f64;
         mutant_4l |= m.lhs > 4.0 * L * m.loss_decrease / t + 3.0 * m.mean_sq_delta;

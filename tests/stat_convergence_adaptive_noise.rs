@@ -14,8 +14,8 @@
 //! diameters assume, and the same check rejects it.
 
 use dpref::bounds::adaptive_noise::{
-    Diameters, ExplicitCommon, PaganExplicitInputs, PasanExplicitInputs, box_diameters, glm_radial_clipping_bias,
-    pagan_bound_explicit, pasan_bound_explicit,
+    Diameters, ExplicitCommon, PaganExplicitInputs, PasanExplicitInputs, box_diameters, glm_gradient_bounds,
+    pagan_bound_explicit, pasan_bound_explicit, radial_clipping_bias,
 };
 use dpref::data::{Dataset, absolute_regression, absolute_regression_scales};
 use dpref::geometry::Domain;
@@ -115,7 +115,7 @@ fn check(adagrad: bool) -> Check {
     let s = z / (q * data.n() as f64);
     let sum = summarise(&runs(&data, &x_star, &cfg, adagrad), adagrad);
     let features: Vec<Vec<f64>> = (0..data.n()).map(|i| data.row(i).to_vec()).collect();
-    let bias = glm_radial_clipping_bias(&features, &c, b).unwrap();
+    let bias = radial_clipping_bias(&glm_gradient_bounds(&features, &c).unwrap(), b).unwrap();
     Check { data, x_star, c, cfg, diam, adagrad, t, b, s, bias, sum }
 }
 

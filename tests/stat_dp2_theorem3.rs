@@ -73,21 +73,19 @@ fn stat_dp2_theorem3_holds_with_large_slack() {
                 *acc += trace.iterates.iter().map(|w| full_gradient_sq(w)).sum::<f64>() / t_steps as f64 / runs as f64;
             }
         }
-        let m = dpref::bounds::dp2::lemma1_m(c, sigma, s, n as u64).unwrap();
-        let rhs = dpref::bounds::dp2::theorem3_bound(
-            f_w1,
+        let noise = dpref::bounds::dp2::NoiseSetting::new(c, sigma, n as u64).unwrap();
+        let m = dpref::bounds::dp2::lemma1_m(&noise, s).unwrap();
+        let inputs = dpref::bounds::dp2::Theorem3Inputs {
+            f_w1_minus_inf: f_w1,
             alpha,
             t_steps,
-            SMOOTHNESS_L,
+            l_smooth: SMOOTHNESS_L,
             m,
-            c * c,
+            tau2: c * c,
             eps_adapt,
-            n as u64,
-            p as u64,
-            sigma,
-            c,
-        )
-        .unwrap();
+            d: p as u64,
+        };
+        let rhs = dpref::bounds::dp2::theorem3_bound(&noise, &inputs).unwrap();
         let margin = c * c * ((1e6f64).ln() / (2.0 * runs as f64)).sqrt();
         assert!(mean + margin <= rhs, "sigma {sigma}, s {s}: mean {mean} + {margin} > {rhs}");
         eprintln!(

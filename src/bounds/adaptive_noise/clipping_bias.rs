@@ -40,23 +40,14 @@ pub fn empirical_moment_g_hat(g_values: &[f64], moment_order_p: f64) -> Result<f
     Ok(m * (g_values.iter().map(|g| (g / m).powf(p)).sum::<f64>() / n).powf(1.0 / p))
 }
 
-/// `Ĝ_p(S; C) = ((1/n) Σᵢ ‖zᵢ‖_C^p)^{1/p}` for GLM feature rows `zᵢ` (\[ADFJT\] eq. (4) with
-/// `G(z; C) = ‖z‖_C`, Sec. 4.1).
+/// `Gᵢ = G(zᵢ; C) = ‖zᵢ‖_C` for every GLM feature row `zᵢ` (\[ADFJT\] Sec. 4.1): the Lipschitz
+/// constants that [`empirical_moment_g_hat`] turns into `Ĝ_p(S; C) = ((1/n) Σᵢ ‖zᵢ‖_C^p)^{1/p}`
+/// (eq. (4)) and [`radial_clipping_bias`] into `(1/n) Σᵢ (‖zᵢ‖_C − B)₊`.
 ///
 /// # Errors
-/// As [`glm_gradient_bound_g`] and [`empirical_moment_g_hat`]; `InvalidParameter` for rows of
-/// different lengths.
-pub fn glm_empirical_moment_g_hat<R: AsRef<[f64]>>(
-    features: &[R],
-    ellipsoid_c: &[f64],
-    moment_order_p: f64,
-) -> Result<f64> {
-    let g = glm_norms(features, ellipsoid_c)?;
-    empirical_moment_g_hat(&g, moment_order_p)
-}
-
-/// `‖zᵢ‖_C` for every row.
-fn glm_norms<R: AsRef<[f64]>>(features: &[R], ellipsoid_c: &[f64]) -> Result<Vec<f64>> {
+/// As [`glm_gradient_bound_g`]; `Empty` for no rows; `InvalidParameter` for rows of different
+/// lengths.
+pub fn glm_gradient_bounds<R: AsRef<[f64]>>(features: &[R], ellipsoid_c: &[f64]) -> Result<Vec<f64>> {
     let d = check_rows("features", features)?;
     check_c(ellipsoid_c, Some(d))?;
     features.iter().map(|z| glm_gradient_bound_g(z.as_ref(), ellipsoid_c)).collect()
@@ -76,20 +67,6 @@ pub fn radial_clipping_bias(g_values: &[f64], clip_radius_b: f64) -> Result<f64>
     }
     let b = check::positive("clip_radius_b", clip_radius_b)?;
     Ok(g_values.iter().map(|g| (g - b).max(0.0)).sum::<f64>() / g_values.len() as f64)
-}
-
-/// [`radial_clipping_bias`] of GLM gradients bounded by `G(zᵢ; C) = ‖zᵢ‖_C`:
-/// `(1/n) Σᵢ (‖zᵢ‖_C − B)₊`.
-///
-/// # Errors
-/// As [`glm_empirical_moment_g_hat`] and [`radial_clipping_bias`].
-pub fn glm_radial_clipping_bias<R: AsRef<[f64]>>(
-    features: &[R],
-    ellipsoid_c: &[f64],
-    clip_radius_b: f64,
-) -> Result<f64> {
-    let g = glm_norms(features, ellipsoid_c)?;
-    radial_clipping_bias(&g, clip_radius_b)
 }
 
 /// Lemma B.1's bound on the radial clipping bias (\[ADFJT\] Lemma B.1, from Barber–Duchi

@@ -17,8 +17,8 @@
 //! |---|---|---|---|---|
 //! | diameters of a box / an l2 ball | [`box_diameters`], [`l2_ball_diameters`] | — | `diameters.rs` | exact |
 //! | `tr(C⁻¹)`, `tr(C^{−1/2})` | [`trace_c_inv`], [`trace_c_inv_sqrt`] | — | `diameters.rs` | exact |
-//! | `G(z;C) = ‖z‖_C` (Sec. 4.1), `Ĝ_p(S;C)` (eq. 4) | [`glm_gradient_bound_g`], [`empirical_moment_g_hat`], [`glm_empirical_moment_g_hat`] | — | `clipping_bias.rs` | exact |
-//! | Lemma B.1: radial clipping bias and its bound | [`radial_clipping_bias`], [`glm_radial_clipping_bias`], [`radial_clipping_bias_bound`] (`p > 1`, erratum E7) | — | `clipping_bias.rs` | exact / bound |
+//! | `G(z;C) = ‖z‖_C` (Sec. 4.1), `Ĝ_p(S;C)` (eq. 4) | [`glm_gradient_bound_g`], [`glm_gradient_bounds`], [`empirical_moment_g_hat`] | — | `clipping_bias.rs` | exact |
+//! | Lemma B.1: radial clipping bias and its bound | [`radial_clipping_bias`] (of [`glm_gradient_bounds`] for a GLM), [`radial_clipping_bias_bound`] (`p > 1`, erratum E7) | — | `clipping_bias.rs` | exact / bound |
 //! | Lemma B.2 | [`lemma_b2_sides`] ([`Sides`]) | — | `lemma_b2.rs` | both sides |
 //! | Thm. 6 core (R-SGD) | [`adagrad_norm_sgd_pathwise_regret`] (`bound_corrected`) | the same, `bound_printed` | `regret.rs` | pathwise |
 //! | Thm. 7 core (R-ADA) | [`diagonal_adagrad_pathwise_regret`] (`bound_corrected`, erratum E3) | the same, `bound_printed` | `regret.rs` | pathwise |
@@ -26,7 +26,7 @@
 //! | Thm. 1 (PASAN, tuned B) | [`pasan_tuned_clip_radius`] | [`pasan_tuned_rate_printed_unit_constant`] | `pasan.rs` | exact / trend only |
 //! | Thm. 9 (PAGAN; printed "Algorithm 1", erratum E6) | [`pagan_bound_explicit`] ([`PaganExplicitInputs`]) | [`pagan_rate_printed_unit_constant`] | `pagan.rs` | upper bound / trend only |
 //! | Thm. 2 (PAGAN, tuned B) | [`pagan_tuned_clip_radius`] | [`pagan_tuned_rate_printed_unit_constant`] | `pagan.rs` | exact / trend only |
-//! | the terms of Thms. 1, 2, 8, 9 | [`ExplicitBound`], [`RateSetting`], [`RateTerms`], [`TunedRateTerms`] | — | `terms.rs` | types |
+//! | the terms of Thms. 1, 2, 8, 9 | [`ExplicitBound`], [`ExplicitCommon`], [`RateSetting`], [`RateRun`], [`RateTerms`], [`TunedRateTerms`] | — | `terms.rs` | types |
 //! | noise energy, eq. (17) | [`noise_energy_gap`], [`noise_energy_gap_from_a`] | — | `noise_energy.rs` | exact |
 //! | Hölder chain (Sec. 3.2) | [`holder_chain`] ([`HolderChain`]) | — | `holder_chain.rs` | exact |
 //! | Thm. 3: `T_est`, accuracy band, `Ĉ` (erratum E17) | [`second_moment_rounds`], [`second_moment_band`], [`second_moment_estimates_in_band`], [`c_hat_from_sigma_hat`] | [`second_moment_band_printed`] | `second_moment.rs` | exact / checker |
@@ -58,8 +58,7 @@ mod terms;
 mod validate;
 
 pub use clipping_bias::{
-    empirical_moment_g_hat, glm_empirical_moment_g_hat, glm_gradient_bound_g, glm_radial_clipping_bias,
-    radial_clipping_bias, radial_clipping_bias_bound,
+    empirical_moment_g_hat, glm_gradient_bound_g, glm_gradient_bounds, radial_clipping_bias, radial_clipping_bias_bound,
 };
 pub use diameters::{Diameters, box_diameters, l2_ball_diameters, trace_c_inv, trace_c_inv_sqrt};
 pub use holder_chain::{HolderChain, holder_chain};
@@ -79,4 +78,4 @@ pub use second_moment::{
     SECOND_MOMENT_UPPER_FACTOR, SECOND_MOMENT_UPPER_FACTOR_PRINTED, c_hat_from_sigma_hat, second_moment_band,
     second_moment_band_printed, second_moment_estimates_in_band, second_moment_rounds,
 };
-pub use terms::{ExplicitBound, ExplicitCommon, RateSetting, RateTerms, TunedRateTerms};
+pub use terms::{ExplicitBound, ExplicitCommon, RateRun, RateSetting, RateTerms, TunedRateTerms};

@@ -2,7 +2,7 @@
 //! Thm. 2, its tuned clip radius and printed rate.
 
 use super::diameters::trace_c_inv_sqrt;
-use super::terms::{ExplicitBound, ExplicitCommon, RateSetting, RateTerms, TunedRateTerms, check_steps_and_sum};
+use super::terms::{ExplicitBound, ExplicitCommon, RateRun, RateSetting, RateTerms, TunedRateTerms};
 use super::validate::{check_c, check_vector};
 use crate::error::{Error, Result, check};
 
@@ -63,15 +63,12 @@ pub fn pagan_bound_explicit(inputs: &PaganExplicitInputs<'_>) -> Result<Explicit
 /// `InvalidParameter` for any input outside its documented range.
 pub fn pagan_rate_printed_unit_constant(
     setting: &RateSetting<'_>,
-    diam_inf: f64,
-    steps_t: u64,
-    sum_root_sum_sq_g: f64,
+    run: &RateRun,
     clip_radius_b: f64,
 ) -> Result<RateTerms> {
-    setting.check_with_diameter("diam_inf", diam_inf)?;
-    let t = check_steps_and_sum(steps_t, "sum_root_sum_sq_g", sum_root_sum_sq_g)?;
+    let t = setting.check_run(run, "diam_inf", "sum_root_sum_sq_g")?;
     let b = check::positive("clip_radius_b", clip_radius_b)?;
-    Ok(setting.rate_terms(diam_inf, b, privacy_constant(setting)?, diam_inf / t * sum_root_sum_sq_g))
+    Ok(setting.rate_terms(run.diam, b, privacy_constant(setting)?, run.diam / t * run.gradient_statistic))
 }
 
 /// The clip radius of \[ADFJT\] Thm. 2:
@@ -95,15 +92,9 @@ pub fn pagan_tuned_clip_radius(setting: &RateSetting<'_>, diam_inf: f64) -> Resu
 ///
 /// # Errors
 /// `InvalidParameter` for any input outside its documented range.
-pub fn pagan_tuned_rate_printed_unit_constant(
-    setting: &RateSetting<'_>,
-    diam_inf: f64,
-    steps_t: u64,
-    sum_root_sum_sq_g: f64,
-) -> Result<TunedRateTerms> {
-    setting.check_with_diameter("diam_inf", diam_inf)?;
-    let t = check_steps_and_sum(steps_t, "sum_root_sum_sq_g", sum_root_sum_sq_g)?;
-    Ok(setting.tuned_rate_terms(diam_inf, privacy_constant(setting)?, diam_inf / t * sum_root_sum_sq_g))
+pub fn pagan_tuned_rate_printed_unit_constant(setting: &RateSetting<'_>, run: &RateRun) -> Result<TunedRateTerms> {
+    let t = setting.check_run(run, "diam_inf", "sum_root_sum_sq_g")?;
+    Ok(setting.tuned_rate_terms(run.diam, privacy_constant(setting)?, run.diam / t * run.gradient_statistic))
 }
 
 /// PAGAN's privacy constant `K = log(1/δ)^{1/2}·tr(C^{−1/2})`.

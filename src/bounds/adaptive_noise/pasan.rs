@@ -2,7 +2,7 @@
 //! Thm. 1, its tuned clip radius and printed rate.
 
 use super::diameters::trace_c_inv;
-use super::terms::{ExplicitBound, ExplicitCommon, RateSetting, RateTerms, TunedRateTerms, check_steps_and_sum};
+use super::terms::{ExplicitBound, ExplicitCommon, RateRun, RateSetting, RateTerms, TunedRateTerms};
 use crate::error::{Result, check};
 
 /// Inputs of [`pasan_bound_explicit`] (expectations over the algorithm's randomness).
@@ -52,15 +52,12 @@ pub fn pasan_bound_explicit(inputs: &PasanExplicitInputs<'_>) -> Result<Explicit
 /// `InvalidParameter` for any input outside its documented range.
 pub fn pasan_rate_printed_unit_constant(
     setting: &RateSetting<'_>,
-    diam_2: f64,
-    steps_t: u64,
-    sum_sq_norm_g: f64,
+    run: &RateRun,
     clip_radius_b: f64,
 ) -> Result<RateTerms> {
-    setting.check_with_diameter("diam_2", diam_2)?;
-    let t = check_steps_and_sum(steps_t, "sum_sq_norm_g", sum_sq_norm_g)?;
+    let t = setting.check_run(run, "diam_2", "sum_sq_norm_g")?;
     let b = check::positive("clip_radius_b", clip_radius_b)?;
-    Ok(setting.rate_terms(diam_2, b, privacy_constant(setting)?, diam_2 / t * sum_sq_norm_g.sqrt()))
+    Ok(setting.rate_terms(run.diam, b, privacy_constant(setting)?, run.diam / t * run.gradient_statistic.sqrt()))
 }
 
 /// The clip radius of \[ADFJT\] Thm. 1:
@@ -88,15 +85,9 @@ pub fn pasan_tuned_clip_radius(setting: &RateSetting<'_>, diam_2: f64) -> Result
 ///
 /// # Errors
 /// `InvalidParameter` for any input outside its documented range.
-pub fn pasan_tuned_rate_printed_unit_constant(
-    setting: &RateSetting<'_>,
-    diam_2: f64,
-    steps_t: u64,
-    sum_sq_norm_g: f64,
-) -> Result<TunedRateTerms> {
-    setting.check_with_diameter("diam_2", diam_2)?;
-    let t = check_steps_and_sum(steps_t, "sum_sq_norm_g", sum_sq_norm_g)?;
-    Ok(setting.tuned_rate_terms(diam_2, privacy_constant(setting)?, diam_2 / t * sum_sq_norm_g.sqrt()))
+pub fn pasan_tuned_rate_printed_unit_constant(setting: &RateSetting<'_>, run: &RateRun) -> Result<TunedRateTerms> {
+    let t = setting.check_run(run, "diam_2", "sum_sq_norm_g")?;
+    Ok(setting.tuned_rate_terms(run.diam, privacy_constant(setting)?, run.diam / t * run.gradient_statistic.sqrt()))
 }
 
 /// PASAN's privacy constant `K = (tr(C⁻¹) log(1/δ))^{1/2}`.

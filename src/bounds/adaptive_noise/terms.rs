@@ -121,6 +121,20 @@ impl RateSetting<'_> {
         Ok(())
     }
 
+    /// The setting and the run validated (D named `diam_name`, the statistic `statistic_name`):
+    /// the checks every printed rate starts with, in this order; T as a float.
+    pub(super) fn check_run(
+        &self,
+        run: &RateRun,
+        diam_name: &'static str,
+        statistic_name: &'static str,
+    ) -> Result<f64> {
+        self.check_with_diameter(diam_name, run.diam)?;
+        let t = check::count("steps_t", run.steps_t)? as f64;
+        check::non_negative(statistic_name, run.gradient_statistic)?;
+        Ok(t)
+    }
+
     /// Thm. 8/9's terms for diameter D, clip radius B and privacy constant K (the factor of
     /// `D·B/(nε)` in the noise term), given the optimisation term.
     pub(super) fn rate_terms(&self, diam: f64, b: f64, k: f64, optimization: f64) -> RateTerms {
@@ -139,12 +153,17 @@ impl RateSetting<'_> {
     }
 }
 
-/// T ≥ 1 and the gradient statistic (parameter `sum_name`) ≥ 0, the rates' remaining inputs; T as
-/// a float.
-pub(super) fn check_steps_and_sum(steps_t: u64, sum_name: &'static str, sum: f64) -> Result<f64> {
-    let t = check::count("steps_t", steps_t)? as f64;
-    check::non_negative(sum_name, sum)?;
-    Ok(t)
+/// The run side of a printed rate of Thms. 8, 9, 1, 2: the diameter of the theorem's geometry, T,
+/// and the gradient statistic of its optimisation term `(D/T)·…`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateRun {
+    /// D > 0: `D₂` for PASAN (Thms. 8, 1), `D∞` for PAGAN (Thms. 9, 2).
+    pub diam: f64,
+    /// T ≥ 1: number of steps.
+    pub steps_t: u64,
+    /// `≥ 0`: for PASAN `Σ_{k=1}^T E‖gᵏ‖₂²` (the term is `(D₂/T)·(…)^{1/2}`), for PAGAN
+    /// `Σⱼ E(Σ_{k=1}^T (gⱼᵏ)²)^{1/2}` (the term is `(D∞/T)·…`).
+    pub gradient_statistic: f64,
 }
 
 /// The three terms of a printed Thm. 8/9 rate with the hidden `O(1)` set to 1.

@@ -3,6 +3,7 @@
 //! schedule of eq. (18) (erratum 1), the choice of α (erratum 2), κ of eq. (49), the indices
 //! `T_ν` (erratum 3), the noise term and the bound of eq. (51), corrected and as printed.
 
+use super::NoiseSetting;
 use super::validate::{CAP_SLACK, finite_result};
 use crate::error::{Error, Result, check};
 
@@ -152,13 +153,10 @@ pub fn t_nu_cardinality_appendix(delay_s: u64, steps_t: u64) -> Result<u64> {
 /// (proof of Thm. 2, App. A.1; property P18); with a random `D`, pass `E‖D‖₁`.
 ///
 /// # Errors
-/// `InvalidParameter` for `σ < 0`, `C ≤ 0`, `b = 0` or `‖D‖₁ < 0`.
-pub fn expected_noise_d_norm(sigma: f64, c: f64, batch_b: u64, d_l1: f64) -> Result<f64> {
-    let sigma = check::non_negative("sigma", sigma)?;
-    let c = check::positive("c", c)?;
-    let b = check::count("batch_b", batch_b)? as f64;
+/// `InvalidParameter` for `‖D‖₁ < 0`.
+pub fn expected_noise_d_norm(noise: &NoiseSetting, d_l1: f64) -> Result<f64> {
     let dl1 = check::non_negative("d_l1", d_l1)?;
-    finite_result("expected_noise_d_norm", sigma * sigma * c * c / (b * b) * dl1)
+    finite_result("expected_noise_d_norm", noise.noise_variance() * dl1)
 }
 
 /// eq. (51)'s second term, `(1/T) Σ_{t=1}^{T} α^{⌊t/s⌋}/√t · E‖N^t‖²_{D^t}` with

@@ -1,33 +1,25 @@
 //! \[LZLRMS\] Lemma 1 (App. A, eq. (4)–(7)): the bound `M` on the preconditioner's second
 //! moment and on `E D_j`, and the exact `E v_j` for constant gradients (property P9 of `proofs/dp2/dp2.md` §6).
 
+use super::NoiseSetting;
 use super::validate::{finite, finite_result};
 use crate::error::{Result, check};
-
-/// `σ²C²/(s b²)`: the per-coordinate variance of the average of `s` released noises.
-pub(super) fn averaged_noise_variance(c: f64, sigma: f64, delay_s: u64, batch_b: u64) -> Result<f64> {
-    let c = check::positive("c", c)?;
-    let sigma = check::non_negative("sigma", sigma)?;
-    let s = check::count("delay_s", delay_s)? as f64;
-    let b = check::count("batch_b", batch_b)? as f64;
-    Ok(sigma * sigma * c * c / (s * b * b))
-}
 
 /// \[LZLRMS\] Lemma 1, eq. (4): `M = C² + σ²C²/(s b²)`, a bound on `E[(G_j/s)²]`, on
 /// `E[v_j]` (RMSProp) and, by Jensen, on `(E√v_j)²`, under A2 (`‖g^{i,t}‖ ≤ C`) with clip `C`.
 /// Decreasing in `s`.
 ///
 /// # Errors
-/// `InvalidParameter` for `C ≤ 0`, `σ < 0` (NaN, ∞ included), `s = 0` or `b = 0`.
-pub fn lemma1_m(c: f64, sigma: f64, delay_s: u64, batch_b: u64) -> Result<f64> {
-    let var = averaged_noise_variance(c, sigma, delay_s, batch_b)?;
-    Ok(c * c + var)
+/// `InvalidParameter` for `s = 0`.
+pub fn lemma1_m(noise: &NoiseSetting, delay_s: u64) -> Result<f64> {
+    let var = noise.averaged_noise_variance(delay_s)?;
+    Ok(noise.c() * noise.c() + var)
 }
 
 /// `g_j² + σ²C²/(s b²)` = `E[(G_j/s)²]` for a constant per-example gradient coordinate `g_j`.
-fn constant_gradient_second_moment(g_j: f64, c: f64, sigma: f64, delay_s: u64, batch_b: u64) -> Result<f64> {
+fn constant_gradient_second_moment(noise: &NoiseSetting, delay_s: u64, g_j: f64) -> Result<f64> {
     let g = finite("g_j", g_j)?;
-    Ok(g * g + averaged_noise_variance(c, sigma, delay_s, batch_b)?)
+    Ok(g * g + noise.averaged_noise_variance(delay_s)?)
 }
 
 /// `E[v_j]` of DP²-RMSProp after `k` preconditioner updates (property P9), for a constant
@@ -39,15 +31,13 @@ fn constant_gradient_second_moment(g_j: f64, c: f64, sigma: f64, delay_s: u64, b
 /// # Errors
 /// As [`lemma1_m`]; `InvalidParameter` for a non-finite `g_j` or `β ∉ (0, 1)`.
 pub fn lemma1_expected_v_rmsprop(
-    g_j: f64,
-    c: f64,
-    sigma: f64,
+    noise: &NoiseSetting,
     delay_s: u64,
-    batch_b: u64,
+    g_j: f64,
     beta: f64,
     k_updates: u64,
 ) -> Result<f64> {
-    let m2 = constant_gradient_second_moment(g_j, c, sigma, delay_s, batch_b)?;
+    let m2 = constant_gradient_second_moment(noise, delay_s, g_j)?;
     let beta = check::open_unit("beta", beta)?;
     // 1 − β^k = −expm1(k ln β), accurate when β^k is close to 1.
     Ok(-(k_updates as f64 * beta.ln()).exp_m1() * m2)
@@ -59,15 +49,8 @@ pub fn lemma1_expected_v_rmsprop(
 ///
 /// # Errors
 /// As [`lemma1_m`]; `InvalidParameter` for a non-finite `g_j`.
-pub fn lemma1_expected_v_adagrad(
-    g_j: f64,
-    c: f64,
-    sigma: f64,
-    delay_s: u64,
-    batch_b: u64,
-    k_updates: u64,
-) -> Result<f64> {
-    let m2 = constant_gradient_second_moment(g_j, c, sigma, delay_s, batch_b)?;
+pub fn lemma1_expected_v_adagrad(noise: &NoiseSetting, delay_s: u64, g_j: f64, k_updates: u64) -> Result<f64> {
+    let m2 = constant_gradient_second_moment(noise, delay_s, g_j)?;
     finite_result("lemma1_expected_v_adagrad", k_updates as f64 * m2)
 }
 

@@ -7,7 +7,7 @@
 //! `eps_priv` (ε_p) the privacy parameter; `ν = s/T` the delay fraction (the paper's `v`), always
 //! passed as the integers `s` (delay) and `T` (iterations) so that every floor is evaluated in
 //! integer arithmetic; `C` the gradient bound (= clip), `σ` the noise multiplier, `b` the batch
-//! size, `d` the dimension, `M = C² + σ²C²/(s b²)` (Lemma 1), `M'` the bound on consecutive
+//! size (`C`, σ, b passed as one [`NoiseSetting`], checked once), `d` the dimension, `M = C² + σ²C²/(s b²)` (Lemma 1), `M'` the bound on consecutive
 //! gradient differences of App. A.2; `t` is 1-indexed in the theory (Sec. 4, App. A); `‖x‖²_D = Σ_j D_j x_j²`.
 //! Analysis model: clipping never happens (erratum 15), so `g̃^t = g^t/D^t + N^t` with
 //! `N^t ~ N(0, σ²C²/b² I_d)`.
@@ -19,7 +19,7 @@
 //!
 //! | result | corrected / exact | as printed | file | kind |
 //! |---|---|---|---|---|
-//! | Lemma 1 (App. A, eq. (4)–(7)) | [`lemma1_m`], [`expected_d_bound`] | — | `lemma1.rs` | upper bound on `E v_j`, `E D_j` |
+//! | Lemma 1 (App. A, eq. (4)–(7)) | [`lemma1_m`] ([`NoiseSetting`]), [`expected_d_bound`] | — | `lemma1.rs` | upper bound on `E v_j`, `E D_j` |
 //! | Lemma 1, constant gradients (property P9 of `proofs/dp2/dp2.md` §6) | [`lemma1_expected_v_rmsprop`], [`lemma1_expected_v_adagrad`] | — | `lemma1.rs` | exact expectation |
 //! | Thm. 2 schedule, eq. (18) (erratum 1) | [`theorem2_learning_rate`] | [`theorem2_learning_rate_printed_floors`] | `convex.rs` | exact (equal by Hermite) |
 //! | Thm. 2 α (erratum 2) | [`theorem2_alpha`], [`theorem2_alpha_conditions`] | [`theorem2_alpha_eq18`] | `convex.rs` | exact / checker |
@@ -30,7 +30,7 @@
 //! | h(s), eq. (29)/(52) (erratum 4) | [`h_ratio`] | — | `staleness.rs` | one `t` of the max |
 //! | App. A.2, eq. (59) | [`h_upper_bound_sparse`], [`expected_avg_noise_l1`] | [`h_upper_bound_sparse_printed`] | `staleness.rs` | upper bound / exact |
 //! | Cor. 1 noise terms | [`corollary1_noise_term_dp2`], [`corollary1_noise_term_dp_sgd`] | — | `noise_term.rs` | exact given `E‖D^t‖₁` |
-//! | Thm. 3, eq. (84) | [`theorem3_bound`] | — | `nonconvex.rs` | expectation bound, hypotheses checked |
+//! | Thm. 3, eq. (84) | [`theorem3_bound`] ([`NoiseSetting`], [`Theorem3Inputs`]) | — | `nonconvex.rs` | expectation bound, hypotheses checked |
 //! | Thm. 3 rate, `O(1) = 1` (erratum 13) | [`theorem3_rate_unit_constant`] | [`theorem3_rate_printed_unit_constant`] | `nonconvex.rs` | trend only |
 //! | Thm. 1, `c2 = 1` | — | [`theorem1_sigma_unit_constant`] | `privacy.rs` | trend only |
 //! | small-q asymptotic of the subsampled Gaussian's RDP | — | [`theorem1_epsilon_asymptotic_not_a_bound`] | `privacy.rs` | **not a guarantee** |
@@ -59,6 +59,7 @@ mod lemma1;
 mod noise_term;
 mod nonconvex;
 mod privacy;
+mod setting;
 mod staleness;
 mod validate;
 
@@ -69,6 +70,7 @@ pub use convex::{
 };
 pub use lemma1::{expected_d_bound, lemma1_expected_v_adagrad, lemma1_expected_v_rmsprop, lemma1_m};
 pub use noise_term::{corollary1_noise_term_dp_sgd, corollary1_noise_term_dp2};
-pub use nonconvex::{theorem3_bound, theorem3_rate_printed_unit_constant, theorem3_rate_unit_constant};
+pub use nonconvex::{Theorem3Inputs, theorem3_bound, theorem3_rate_printed_unit_constant, theorem3_rate_unit_constant};
 pub use privacy::{theorem1_epsilon_asymptotic_not_a_bound, theorem1_sigma_unit_constant};
+pub use setting::NoiseSetting;
 pub use staleness::{expected_avg_noise_l1, h_ratio, h_upper_bound_sparse, h_upper_bound_sparse_printed};

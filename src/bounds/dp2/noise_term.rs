@@ -1,6 +1,7 @@
 //! The noise terms that \[LZLRMS\] Cor. 1 compares: DP²'s, weighted by `E‖D^t‖₁`, and
 //! DP-SGD's.
 
+use super::NoiseSetting;
 use super::convex::expected_noise_d_norm;
 use super::validate::finite_result;
 use crate::error::{Error, Result, check};
@@ -10,15 +11,15 @@ use crate::error::{Error, Result, check};
 /// `d_l1_per_step[t−1] = E‖D^t‖₁` (`= d` in SGD steps).
 ///
 /// # Errors
-/// `InvalidParameter` for `σ < 0`, `C ≤ 0`, `b = 0` or a negative entry; `Empty`; `NonFinite`.
-pub fn corollary1_noise_term_dp2(sigma: f64, c: f64, batch_b: u64, d_l1_per_step: &[f64]) -> Result<f64> {
+/// `InvalidParameter` for a negative entry; `Empty`; `NonFinite`.
+pub fn corollary1_noise_term_dp2(noise: &NoiseSetting, d_l1_per_step: &[f64]) -> Result<f64> {
     if d_l1_per_step.is_empty() {
         return Err(Error::Empty { what: "d_l1_per_step" });
     }
     check::all_finite("d_l1_per_step", d_l1_per_step)?;
     let mut sum = 0.0;
     for (&dl1, t) in d_l1_per_step.iter().zip(1u64..) {
-        sum += expected_noise_d_norm(sigma, c, batch_b, dl1)? / (t as f64).sqrt();
+        sum += expected_noise_d_norm(noise, dl1)? / (t as f64).sqrt();
     }
     finite_result("corollary1_noise_term_dp2", sum / d_l1_per_step.len() as f64)
 }
@@ -28,11 +29,11 @@ pub fn corollary1_noise_term_dp2(sigma: f64, c: f64, batch_b: u64, d_l1_per_step
 /// `d`'s.
 ///
 /// # Errors
-/// `InvalidParameter` for `σ < 0`, `C ≤ 0`, `b = 0`, `d = 0` or `T = 0`.
-pub fn corollary1_noise_term_dp_sgd(sigma: f64, c: f64, batch_b: u64, d: u64, steps_t: u64) -> Result<f64> {
+/// `InvalidParameter` for `d = 0` or `T = 0`.
+pub fn corollary1_noise_term_dp_sgd(noise: &NoiseSetting, d: u64, steps_t: u64) -> Result<f64> {
     let d = check::count("d", d)? as f64;
     let t = check::count("steps_t", steps_t)?;
-    let per = expected_noise_d_norm(sigma, c, batch_b, d)?;
+    let per = expected_noise_d_norm(noise, d)?;
     let harmonic: f64 = (1..=t).map(|k| 1.0 / (k as f64).sqrt()).sum();
     finite_result("corollary1_noise_term_dp_sgd", per * harmonic / t as f64)
 }

@@ -1,8 +1,31 @@
 //! \[LZLRMS\] Thm. 3, the non-convex bound of DP² (eq. (84), hypotheses checked), and the
 //! rate stated after it, re-derived and as printed (erratum 13 of `proofs/dp2/variants.md` §5.1).
 
+use super::NoiseSetting;
 use super::validate::{CAP_SLACK, finite_result};
 use crate::error::{Error, Result, check};
+
+/// The quantities of \[LZLRMS\] Thm. 3 ([`theorem3_bound`]) besides the privatisation
+/// ([`NoiseSetting`]: `C`, σ, b).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Theorem3Inputs {
+    /// `F = F(w^1) − inf F ≥ 0` (the paper writes `F(w^1)`, valid as is only for `F ≥ 0`).
+    pub f_w1_minus_inf: f64,
+    /// α > 0: the step size.
+    pub alpha: f64,
+    /// T ≥ 1: iterations.
+    pub t_steps: u64,
+    /// L > 0: smoothness of F.
+    pub l_smooth: f64,
+    /// `M ≥ C²`: Lemma 1's `C² + σ²C²/(sb²)` ([`lemma1_m`](super::lemma1_m)).
+    pub m: f64,
+    /// τ² ≥ 0: the variance of a per-example gradient.
+    pub tau2: f64,
+    /// ε ∈ (0, 1]: the adaptivity constant in `D = √v + ε`.
+    pub eps_adapt: f64,
+    /// d ≥ 1: the dimension.
+    pub d: u64,
+}
 
 /// \[LZLRMS\] Thm. 3, eq. (84), with every hypothesis checked (Sec. 4.2, proof in App. B; erratum 13):
 ///
@@ -19,34 +42,20 @@ use crate::error::{Error, Result, check};
 /// here.
 ///
 /// # Errors
-/// `InvalidParameter` for `F < 0` (named `f_w1_minus_inf`), `α ≤ 0`, `T = 0`, `L ≤ 0`, `τ² < 0`,
-/// `ε ≤ 0`, `b = 0`, `d = 0`, `σ < 0`, `C ≤ 0`, or a violated hypothesis: `alpha` for
-/// `Lα/ε > 1` or `α > 1/L`, `eps_adapt` for `ε > 1`, `m` for `M < C²`.
-#[allow(clippy::too_many_arguments)] // the theorem's own symbols, in its order
-pub fn theorem3_bound(
-    f_w1_minus_inf: f64,
-    alpha: f64,
-    t_steps: u64,
-    l_smooth: f64,
-    m: f64,
-    tau2: f64,
-    eps_adapt: f64,
-    batch_b: u64,
-    d: u64,
-    sigma: f64,
-    c: f64,
-) -> Result<f64> {
-    let f = check::non_negative("f_w1_minus_inf", f_w1_minus_inf)?;
-    let a = check::positive("alpha", alpha)?;
-    let t = check::count("t_steps", t_steps)? as f64;
-    let l = check::positive("l_smooth", l_smooth)?;
-    let m = check::non_negative("m", m)?;
-    let tau2 = check::non_negative("tau2", tau2)?;
-    let e = check::positive("eps_adapt", eps_adapt)?;
-    let b = check::count("batch_b", batch_b)? as f64;
-    let d = check::count("d", d)? as f64;
-    let sigma = check::non_negative("sigma", sigma)?;
-    let c = check::positive("c", c)?;
+/// `InvalidParameter` for `F < 0` (named `f_w1_minus_inf`), `α ≤ 0`, `T = 0`, `L ≤ 0`, `M < 0`,
+/// `τ² < 0`, `ε ≤ 0`, `d = 0`, or a violated hypothesis: `alpha` for `Lα/ε > 1` or `α > 1/L`,
+/// `eps_adapt` for `ε > 1`, `m` for `M < C²`.
+pub fn theorem3_bound(noise: &NoiseSetting, inputs: &Theorem3Inputs) -> Result<f64> {
+    let i = inputs;
+    let f = check::non_negative("f_w1_minus_inf", i.f_w1_minus_inf)?;
+    let a = check::positive("alpha", i.alpha)?;
+    let t = check::count("t_steps", i.t_steps)? as f64;
+    let l = check::positive("l_smooth", i.l_smooth)?;
+    let m = check::non_negative("m", i.m)?;
+    let tau2 = check::non_negative("tau2", i.tau2)?;
+    let e = check::positive("eps_adapt", i.eps_adapt)?;
+    let d = check::count("d", i.d)? as f64;
+    let (b, sigma, c) = (noise.batch_b() as f64, noise.sigma(), noise.c());
     if l * a / e > 1.0 + CAP_SLACK {
         return Err(Error::invalid("alpha", a, "with L alpha/eps_adapt <= 1 (Theorem 3)"));
     }

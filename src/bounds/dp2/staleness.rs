@@ -1,7 +1,7 @@
 //! The staleness ratio h(s) of \[LZLRMS\] (eq. (29)/(52), erratum 4) and its bound in the sparse
 //! case of App. A.2, eq. (59), corrected and as printed (erratum 4 of `proofs/dp2/variants.md` §5.1).
 
-use super::lemma1::averaged_noise_variance;
+use super::NoiseSetting;
 use super::validate::finite_result;
 use crate::error::{Error, Result, check};
 
@@ -68,9 +68,9 @@ pub fn h_upper_bound_sparse_printed(
 /// (each coordinate is `N(0, σ²C²/(b²s))` and `E|N(0, v)| = √(2v/π)`).
 ///
 /// # Errors
-/// `InvalidParameter` for `d = 0`, `σ < 0`, `C ≤ 0`, `b = 0` or `s = 0`.
-pub fn expected_avg_noise_l1(d: u64, sigma: f64, c: f64, batch_b: u64, delay_s: u64) -> Result<f64> {
+/// `InvalidParameter` for `d = 0` or `s = 0`.
+pub fn expected_avg_noise_l1(noise: &NoiseSetting, d: u64, delay_s: u64) -> Result<f64> {
     let d = check::count("d", d)? as f64;
-    let var = averaged_noise_variance(c, sigma, delay_s, batch_b)?;
+    let var = noise.averaged_noise_variance(delay_s)?;
     Ok(d * (2.0 * var / std::f64::consts::PI).sqrt())
 }

@@ -53,21 +53,43 @@ impl AdaptiveStep {
     }
 }
 
+/// The step of DP-GD (Algorithm 1 with `D_t = 1`): `w_{t+1} = w_t − η g̃_t` on an L-smooth f.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GdStep {
+    step_size_eta: f64,
+    smoothness_l: f64,
+}
+
+impl GdStep {
+    /// Step size η and smoothness L of f.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for `η ≤ 0` or `L ≤ 0` (NaN and ∞ included), checked in this order.
+    pub fn new(step_size_eta: f64, smoothness_l: f64) -> Result<Self> {
+        let step_size_eta = check::positive("step_size_eta", step_size_eta)?;
+        let smoothness_l = check::positive("smoothness_l", smoothness_l)?;
+        Ok(GdStep { step_size_eta, smoothness_l })
+    }
+
+    /// η.
+    pub fn step_size_eta(&self) -> f64 {
+        self.step_size_eta
+    }
+
+    /// L.
+    pub fn smoothness_l(&self) -> f64 {
+        self.smoothness_l
+    }
+}
+
 /// \[ZCHWB\] eq. (22), DP-GD one step (proof of Thm. 8, App. B.1): for L-smooth f and
 /// `w_{t+1} = w_t − η(g_t + Δ_t)`,
 /// `f(w_{t+1}) ≤ f(w_t) − (η/2 − Lη²)‖g_t‖² + (η/2 + Lη²)‖Δ_t‖²`. Returns the right side.
 ///
 /// # Errors
-/// `InvalidParameter` for `η ≤ 0`, `L ≤ 0`, a non-finite `f(w_t)`, or negative squared norms.
-pub fn dp_gd_descent_step(
-    step_size_eta: f64,
-    smoothness_l: f64,
-    f_wt: f64,
-    grad_sq: f64,
-    noise_sq: f64,
-) -> Result<f64> {
-    let eta = check::positive("step_size_eta", step_size_eta)?;
-    let l = check::positive("smoothness_l", smoothness_l)?;
+/// `InvalidParameter` for a non-finite `f(w_t)` or negative squared norms.
+pub fn dp_gd_descent_step(step: &GdStep, f_wt: f64, grad_sq: f64, noise_sq: f64) -> Result<f64> {
+    let (eta, l) = (step.step_size_eta, step.smoothness_l);
     let f = finite("f_wt", f_wt)?;
     let g2 = check::non_negative("grad_sq", grad_sq)?;
     let d2 = check::non_negative("noise_sq", noise_sq)?;
@@ -96,10 +118,9 @@ pub fn dp_gd_descent_bound(smoothness_l: f64, inputs: &DescentInputs) -> Result<
 /// `noise_sq` as in [`dp_gd_descent_bound`]; equal to it at `η = 1/(4L)`.
 ///
 /// # Errors
-/// `InvalidParameter` for `η ∉ (0, 1/(2L))`, `L ≤ 0` or invalid [`DescentInputs`].
-pub fn dp_gd_descent_bound_general_eta(step_size_eta: f64, smoothness_l: f64, inputs: &DescentInputs) -> Result<f64> {
-    let eta = check::positive("step_size_eta", step_size_eta)?;
-    let l = check::positive("smoothness_l", smoothness_l)?;
+/// `InvalidParameter` for `η ≥ 1/(2L)` or invalid [`DescentInputs`].
+pub fn dp_gd_descent_bound_general_eta(step: &GdStep, inputs: &DescentInputs) -> Result<f64> {
+    let (eta, l) = (step.step_size_eta, step.smoothness_l);
     let (t, gap, a) = inputs.validate()?;
     let c = 0.5 - l * eta;
     if c <= 0.0 {

@@ -3,25 +3,67 @@
 //! probability of Thm. 2 / Thm. 7 and of Lemma 3, and the union-bound choices of `μ`
 //! (App. A, App. C.3). `μ` here is the Gaussian tail parameter of these bounds, not a GDP `μ`.
 
+use super::DpSetting;
 use crate::error::{Error, Result, check};
 
-/// Which hypotheses of \[ZCHWB\] Lemma 1 hold (App. A; Dwork et al. 2015, Thm. 8).
+/// Which hypotheses of \[ZCHWB\] Lemma 1 hold (App. A; Dwork et al. 2015, Thm. 8), returned by
+/// [`lemma1_conditions`] and [`lemma1_conditions_gradient`], and by [`theorem2_conditions`]:
+/// Thm. 2's hypotheses are Lemma 1's at `τ = σ`, `ρ = 2e^{−μ²/2}` (there `check` names `sigma`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lemma1Conditions {
-    /// `0 < τ < 26` (so that `ln(26/τ) > 0`).
+    /// `0 < τ < 26` (so that `ln(26/τ) > 0`); for Thm. 2, `σ < 26`.
     pub tau_ok: bool,
-    /// `ε ≤ τ/13`.
+    /// `ε ≤ τ/13`; for Thm. 2, `ε ≤ σ/13`.
     pub epsilon_ok: bool,
-    /// `δ ≤ τρ/(26 ln(26/τ))`.
+    /// `δ ≤ τρ/(26 ln(26/τ))`; for Thm. 2, `δ ≤ σ e^{−μ²/2}/(13 ln(26/σ))`.
     pub delta_ok: bool,
     /// `n ≥ 2 ln(8/δ)/ε²`.
     pub n_ok: bool,
+    /// The parameter and constraint [`check`](Self::check) names for each hypothesis, in field
+    /// order: Lemma 1's or Thm. 2's.
+    names: &'static [(&'static str, &'static str); 4],
 }
 
+const LEMMA1_NAMES: [(&str, &str); 4] = [
+    ("tau", "in (0, 26)"),
+    ("epsilon", "<= tau/13 (Lemma 1)"),
+    ("delta", "<= tau rho/(26 ln(26/tau)) (Lemma 1)"),
+    ("dataset_size_n", ">= 2 ln(8/delta)/epsilon^2 (Lemma 1)"),
+];
+
+const THEOREM2_NAMES: [(&str, &str); 4] = [
+    ("sigma", "< 26 (Theorem 2)"),
+    ("epsilon", "<= sigma/13 (Theorem 2)"),
+    ("delta", "<= sigma exp(-mu^2/2)/(13 ln(26/sigma)) (Theorem 2)"),
+    ("dataset_size_n", ">= 2 ln(8/delta)/epsilon^2 (Theorem 2)"),
+];
+
 impl Lemma1Conditions {
+    /// The hypotheses at scale τ (or σ) with the right side `delta_cap` of the δ-condition
+    /// (used only when `τ < 26`).
+    fn at(
+        setting: &DpSetting,
+        tau: f64,
+        delta_cap: impl FnOnce() -> f64,
+        names: &'static [(&'static str, &'static str); 4],
+    ) -> Self {
+        let tau_ok = tau < 26.0;
+        Lemma1Conditions {
+            tau_ok,
+            epsilon_ok: setting.epsilon() <= tau / 13.0,
+            delta_ok: tau_ok && setting.delta() <= delta_cap(),
+            n_ok: setting.n_condition(),
+            names,
+        }
+    }
+
+    fn flags(&self) -> [bool; 4] {
+        [self.tau_ok, self.epsilon_ok, self.delta_ok, self.n_ok]
+    }
+
     /// All hypotheses hold.
     pub fn all(&self) -> bool {
-        self.tau_ok && self.epsilon_ok && self.delta_ok && self.n_ok
+        self.flags().iter().all(|&ok| ok)
     }
 
     /// `Ok(())` if all hold, else `InvalidParameter` naming the first that fails.
@@ -29,25 +71,11 @@ impl Lemma1Conditions {
     /// # Errors
     /// As described.
     pub fn check(&self) -> Result<()> {
-        first_failure(&[
-            (self.tau_ok, "tau", "in (0, 26)"),
-            (self.epsilon_ok, "epsilon", "<= tau/13 (Lemma 1)"),
-            (self.delta_ok, "delta", "<= tau rho/(26 ln(26/tau)) (Lemma 1)"),
-            (self.n_ok, "dataset_size_n", ">= 2 ln(8/delta)/epsilon^2 (Lemma 1)"),
-        ])
+        match self.flags().iter().zip(self.names).find(|(ok, _)| !**ok) {
+            Some((_, &(name, constraint))) => Err(Error::invalid(name, "condition fails", constraint)),
+            None => Ok(()),
+        }
     }
-}
-
-fn first_failure(conds: &[(bool, &'static str, &'static str)]) -> Result<()> {
-    match conds.iter().find(|c| !c.0) {
-        Some(&(_, name, constraint)) => Err(Error::invalid(name, "condition fails", constraint)),
-        None => Ok(()),
-    }
-}
-
-/// `n ≥ 2 ln(8/δ)/ε²`, shared by Lemma 1, Thm. 2 and Thm. 3.
-fn n_condition(dataset_size_n: u64, epsilon: f64, delta: f64) -> bool {
-    dataset_size_n as f64 >= 2.0 * (8.0 / delta).ln() / (epsilon * epsilon)
 }
 
 /// The hypotheses of \[ZCHWB\] Lemma 1 for `[0,1]`-valued queries (App. A):
@@ -55,26 +83,11 @@ fn n_condition(dataset_size_n: u64, epsilon: f64, delta: f64) -> bool {
 /// `P{|empirical − population| ≥ τ} ≤ ρ` for every query chosen by the (ε, δ)-DP transcript.
 ///
 /// # Errors
-/// `InvalidParameter` for `ε ≤ 0`, `δ ∉ (0, 1)`, `n = 0`, `τ ≤ 0` or `ρ ∉ (0, 1]`.
-pub fn lemma1_conditions(
-    epsilon: f64,
-    delta: f64,
-    dataset_size_n: u64,
-    tau: f64,
-    rho: f64,
-) -> Result<Lemma1Conditions> {
-    let e = check::positive("epsilon", epsilon)?;
-    let d = check::open_unit("delta", delta)?;
-    check::count("dataset_size_n", dataset_size_n)?;
+/// `InvalidParameter` for `τ ≤ 0` or `ρ ∉ (0, 1]`.
+pub fn lemma1_conditions(setting: &DpSetting, tau: f64, rho: f64) -> Result<Lemma1Conditions> {
     let tau = check::positive("tau", tau)?;
     let rho = check::rate("rho", rho)?;
-    let tau_ok = tau < 26.0;
-    Ok(Lemma1Conditions {
-        tau_ok,
-        epsilon_ok: e <= tau / 13.0,
-        delta_ok: tau_ok && d <= tau * rho / (26.0 * (26.0 / tau).ln()),
-        n_ok: n_condition(dataset_size_n, e, d),
-    })
+    Ok(Lemma1Conditions::at(setting, tau, || tau * rho / (26.0 * (26.0 / tau).ln()), &LEMMA1_NAMES))
 }
 
 /// Lemma 1 for gradient coordinates in `[−G, G]` (erratum Z10): the query
@@ -85,77 +98,27 @@ pub fn lemma1_conditions(
 /// # Errors
 /// As [`lemma1_conditions`]; `InvalidParameter` for `G ≤ 0`.
 pub fn lemma1_conditions_gradient(
-    epsilon: f64,
-    delta: f64,
-    dataset_size_n: u64,
+    setting: &DpSetting,
     tau_grad: f64,
     rho: f64,
     gradient_bound_g: f64,
 ) -> Result<Lemma1Conditions> {
     let g = check::positive("gradient_bound_g", gradient_bound_g)?;
     let tau = check::positive("tau_grad", tau_grad)? / (2.0 * g);
-    lemma1_conditions(epsilon, delta, dataset_size_n, tau, rho)
+    lemma1_conditions(setting, tau, rho)
 }
 
-/// Which hypotheses of \[ZCHWB\] Thm. 2 / Thm. 7 hold (Sec. 4.1, App. B).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Theorem2Conditions {
-    /// `σ < 26` (so that `ln(26/σ) > 0`).
-    pub sigma_ok: bool,
-    /// `ε ≤ σ/13`.
-    pub epsilon_ok: bool,
-    /// `δ ≤ σ e^{−μ²/2}/(13 ln(26/σ))`.
-    pub delta_ok: bool,
-    /// `n ≥ 2 ln(8/δ)/ε²`.
-    pub n_ok: bool,
-}
-
-impl Theorem2Conditions {
-    /// All hypotheses hold.
-    pub fn all(&self) -> bool {
-        self.sigma_ok && self.epsilon_ok && self.delta_ok && self.n_ok
-    }
-
-    /// `Ok(())` if all hold, else `InvalidParameter` naming the first that fails.
-    ///
-    /// # Errors
-    /// As described.
-    pub fn check(&self) -> Result<()> {
-        first_failure(&[
-            (self.sigma_ok, "sigma", "< 26 (Theorem 2)"),
-            (self.epsilon_ok, "epsilon", "<= sigma/13 (Theorem 2)"),
-            (self.delta_ok, "delta", "<= sigma exp(-mu^2/2)/(13 ln(26/sigma)) (Theorem 2)"),
-            (self.n_ok, "dataset_size_n", ">= 2 ln(8/delta)/epsilon^2 (Theorem 2)"),
-        ])
-    }
-}
-
-/// The hypotheses of \[ZCHWB\] Thm. 2 (Sec. 4.1; Thm. 3 states only the n-condition, but
-/// needs all, erratum Z11): `σ < 26`, `ε ≤ σ/13`, `δ ≤ σ e^{−μ²/2}/(13 ln(26/σ))`,
-/// `n ≥ 2 ln(8/δ)/ε²`. This is Lemma 1 with `τ = σ`, `ρ = 2e^{−μ²/2}` (without the `2G` rescale,
-/// as printed).
+/// The hypotheses of \[ZCHWB\] Thm. 2 / Thm. 7 (Sec. 4.1, App. B; Thm. 3 states only the
+/// n-condition, but needs all, erratum Z11): `σ < 26`, `ε ≤ σ/13`,
+/// `δ ≤ σ e^{−μ²/2}/(13 ln(26/σ))`, `n ≥ 2 ln(8/δ)/ε²`. This is Lemma 1 with `τ = σ`,
+/// `ρ = 2e^{−μ²/2}` (without the `2G` rescale, as printed).
 ///
 /// # Errors
-/// `InvalidParameter` for `ε ≤ 0`, `δ ∉ (0, 1)`, `n = 0`, `σ ≤ 0` or `μ ≤ 0`.
-pub fn theorem2_conditions(
-    epsilon: f64,
-    delta: f64,
-    dataset_size_n: u64,
-    sigma: f64,
-    mu: f64,
-) -> Result<Theorem2Conditions> {
-    let e = check::positive("epsilon", epsilon)?;
-    let d = check::open_unit("delta", delta)?;
-    check::count("dataset_size_n", dataset_size_n)?;
+/// `InvalidParameter` for `σ ≤ 0` or `μ ≤ 0`.
+pub fn theorem2_conditions(setting: &DpSetting, sigma: f64, mu: f64) -> Result<Lemma1Conditions> {
     let s = check::positive("sigma", sigma)?;
     let mu = check::positive("mu", mu)?;
-    let sigma_ok = s < 26.0;
-    Ok(Theorem2Conditions {
-        sigma_ok,
-        epsilon_ok: e <= s / 13.0,
-        delta_ok: sigma_ok && d <= s * (-0.5 * mu * mu).exp() / (13.0 * (26.0 / s).ln()),
-        n_ok: n_condition(dataset_size_n, e, d),
-    })
+    Ok(Lemma1Conditions::at(setting, s, || s * (-0.5 * mu * mu).exp() / (13.0 * (26.0 / s).ln()), &THEOREM2_NAMES))
 }
 
 /// `(p, σ, μ)` checked: `p ≥ 1`, `σ ≥ 0`, `μ > 0`.

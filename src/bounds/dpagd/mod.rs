@@ -21,13 +21,13 @@
 //! | zCDP calibration (`dp_gd.md` §3) | [`zcdp_rho_full_batch`], [`zcdp_epsilon_classic`], [`zcdp_sufficient_sigma`] | — | `privacy.rs` | exact / sufficient |
 //! | exact GDP (`dp_gd.md` §3) | [`gdp_mu_full_batch`], [`gdp_delta`], [`gdp_mu_max`], [`gdp_sigma_full_batch`] | — | `privacy.rs` | exact |
 //! | RDP, full batch (`dp_gd.md` §3) | [`rdp_epsilon_full_batch_continuous`], [`rdp_epsilon_full_batch_integer`] | — | `privacy.rs` | upper bound on ε |
-//! | Thm. 1, eq. (6), and its constant (erratum Z9) | [`sigma_eq6`] with [`c2_sufficient_zcdp`] | — | `privacy.rs` | sufficient |
-//! | Lemma 1 conditions (App. A); for gradients, the `[0,1]` rescale by `2G` (erratum Z10) | [`lemma1_conditions`] (`[0,1]` queries), [`lemma1_conditions_gradient`] ([`Lemma1Conditions`]) | the paper's use: [`lemma1_conditions`] at `τ = τ_grad` | `deviation.rs` | checker |
-//! | Thm. 2/7 (Sec. 4.1, App. B; erratum Z11) | [`noisy_gradient_deviation_radius`], [`noisy_gradient_deviation_probability`], [`theorem2_conditions`] ([`Theorem2Conditions`]; no `2G` rescale, as printed), [`mu_for_failure_probability`] | — | `deviation.rs` | tail bound / checker |
+//! | Thm. 1, eq. (6), and its constant (erratum Z9) | [`sigma_eq6`] ([`DpSetting`]) with [`c2_sufficient_zcdp`] | — | `privacy.rs` | sufficient |
+//! | Lemma 1 conditions (App. A); for gradients, the `[0,1]` rescale by `2G` (erratum Z10) | [`lemma1_conditions`] (`[0,1]` queries), [`lemma1_conditions_gradient`] ([`DpSetting`], [`Lemma1Conditions`]) | the paper's use: [`lemma1_conditions`] at `τ = τ_grad` | `deviation.rs` | checker |
+//! | Thm. 2/7 (Sec. 4.1, App. B; erratum Z11) | [`noisy_gradient_deviation_radius`], [`noisy_gradient_deviation_probability`], [`theorem2_conditions`] ([`Lemma1Conditions`] at `τ = σ`; no `2G` rescale, as printed), [`mu_for_failure_probability`] | — | `deviation.rs` | tail bound / checker |
 //! | Lemma 3 (App. C.3) | [`noise_norm_radius_lemma3`], [`noise_norm_probability_lemma3`], [`mu_for_failure_probability_empirical`] | — | `deviation.rs` | tail bound |
 //! | step sizes of Thm. 3.1, 3.2 (Sec. 4.2) | [`dp_gd_step_size`], [`rmsprop_step_size_cap`] | — | `step_size.rs` | exact |
 //! | DP-Adam step cap of Thm. 3.3 (Sec. 4.2; erratum Z1) | [`adam_step_cap_x`], [`adam_step_size_cap`], [`adam_cap_quadratic`] | [`adam_step_cap_x_printed`], [`adam_step_size_cap_printed`] | `step_size.rs` | exact |
-//! | DP-GD descent, eq. (22)–(26) | [`dp_gd_descent_step`], [`dp_gd_descent_bound`], [`dp_gd_descent_bound_general_eta`] ([`DescentInputs`]) | — | `descent.rs` | deterministic, given Δ_t |
+//! | DP-GD descent, eq. (22)–(26) | [`dp_gd_descent_step`], [`dp_gd_descent_bound`], [`dp_gd_descent_bound_general_eta`] ([`GdStep`], [`DescentInputs`]) | — | `descent.rs` | deterministic, given Δ_t |
 //! | DP-RMSProp descent, eq. (30)–(35) (erratum Z2) | [`rmsprop_descent_bound`] ([`AdaptiveStep`]) | [`rmsprop_descent_bound_printed`] | `descent.rs` | deterministic |
 //! | DP-Adam descent, eq. (40)–(49) (erratum Z3) | [`adam_descent_bound`] | [`adam_descent_bound_printed`] | `descent.rs` | deterministic |
 //! | Lemma 2 (App. B.3) | [`lemma2_sides`] ([`Sides`]) | — | `lemma2.rs` | both sides |
@@ -53,17 +53,18 @@ mod empirical;
 mod lemma2;
 mod privacy;
 mod rates;
+mod setting;
 mod step_size;
 mod uniform_convergence;
 mod validate;
 
 pub use super::adaptive_noise::Sides;
 pub use descent::{
-    AdaptiveStep, DescentInputs, adam_descent_bound, adam_descent_bound_printed, dp_gd_descent_bound,
+    AdaptiveStep, DescentInputs, GdStep, adam_descent_bound, adam_descent_bound_printed, dp_gd_descent_bound,
     dp_gd_descent_bound_general_eta, dp_gd_descent_step, rmsprop_descent_bound, rmsprop_descent_bound_printed,
 };
 pub use deviation::{
-    Lemma1Conditions, Theorem2Conditions, lemma1_conditions, lemma1_conditions_gradient, mu_for_failure_probability,
+    Lemma1Conditions, lemma1_conditions, lemma1_conditions_gradient, mu_for_failure_probability,
     mu_for_failure_probability_empirical, noise_norm_probability_lemma3, noise_norm_radius_lemma3,
     noisy_gradient_deviation_probability, noisy_gradient_deviation_radius, theorem2_conditions,
 };
@@ -78,6 +79,7 @@ pub use privacy::{
     zcdp_rho_full_batch, zcdp_sufficient_sigma,
 };
 pub use rates::{RateInputs, adaptive_rate_unit_constant, dp_gd_rate_unit_constant};
+pub use setting::DpSetting;
 pub use step_size::{
     adam_cap_quadratic, adam_step_cap_x, adam_step_cap_x_printed, adam_step_size_cap, adam_step_size_cap_printed,
     dp_gd_step_size, rmsprop_step_size_cap,

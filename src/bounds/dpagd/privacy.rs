@@ -20,6 +20,7 @@
 //!   classic conversion over all orders `α > 1` (all integers `α ≥ 2`); the accountant's grid
 //!   stops at [`MAX_ORDER`](crate::accounting::rdp::MAX_ORDER).
 
+use super::DpSetting;
 use super::validate::ln_inv_delta;
 use crate::accounting::Neighbouring;
 use crate::accounting::{gaussian, gdp, zcdp};
@@ -162,22 +163,14 @@ pub fn rdp_epsilon_full_batch_integer(noise_multiplier_s: f64, steps_t: u64, del
 /// gives one that makes (6) sufficient (erratum Z9).
 ///
 /// # Errors
-/// `InvalidParameter` for `c2 ≤ 0`, `G ≤ 0`, `T = 0`, `n = 0`, `ε ≤ 0` or `δ ∉ (0, 1)`.
-pub fn sigma_eq6(
-    c2: f64,
-    gradient_bound_g: f64,
-    steps_t: u64,
-    dataset_size_n: u64,
-    epsilon: f64,
-    delta: f64,
-) -> Result<f64> {
+/// `InvalidParameter` for `c2 ≤ 0`, `G ≤ 0` or `T = 0`.
+pub fn sigma_eq6(setting: &DpSetting, c2: f64, gradient_bound_g: f64, steps_t: u64) -> Result<f64> {
     let c2 = check::positive("c2", c2)?;
     let g = check::positive("gradient_bound_g", gradient_bound_g)?;
     let t = check::count("steps_t", steps_t)? as f64;
-    let n = check::count("dataset_size_n", dataset_size_n)? as f64;
-    let e = check::positive("epsilon", epsilon)?;
-    let l = ln_inv_delta(delta)?;
-    Ok(g * (c2 * t * l).sqrt() / (n * e))
+    let n = setting.dataset_size_n() as f64;
+    let l = -setting.delta().ln();
+    Ok(g * (c2 * t * l).sqrt() / (n * setting.epsilon()))
 }
 
 /// The `c2` that makes eq. (6) sufficient by the zCDP calibration (`proofs/dpagd/dp_gd.md` §3; erratum Z9):
