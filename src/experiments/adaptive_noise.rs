@@ -18,7 +18,7 @@
 //! the sample's minimum lies at or below f(x*)).
 
 use super::plot::{Figure, Panel, Reference, Series, write_figure};
-use super::{Options, Progress, median, tune_extending};
+use super::{Options, Progress, Written, median, tune_extending};
 use crate::data::{Dataset, absolute_regression, absolute_regression_scales};
 use crate::error::Result;
 use crate::geometry::Domain;
@@ -28,7 +28,7 @@ use crate::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use crate::optim::{Observer, Privacy, TraceEvent};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The paper's step-size grid (§6.1).
 pub const STEP_GRID: [f64; 9] = [0.005, 0.01, 0.05, 0.1, 0.15, 0.2, 0.4, 0.5, 1.0];
@@ -209,12 +209,8 @@ pub struct Report {
     pub runs: usize,
     /// The verdict line.
     pub verdict: String,
-    /// A one-phrase summary for the index.
-    pub summary: String,
-    /// Markdown.
-    pub markdown: String,
-    /// The files written: report, plot, CSV.
-    pub files: Vec<PathBuf>,
+    /// The Markdown, its summary for the index, the files written (report, plot, CSV).
+    pub written: Written,
 }
 
 /// Runs the experiment and writes `adaptive_noise.md`, `adaptive_noise.svg` and
@@ -423,10 +419,8 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         references: vec![Reference { label: format!("loss at planted x* ({loss_at_x_star:.4})"), y: loss_at_x_star }],
         band_label: Some(format!("min-max over {runs} runs")),
     };
-    let mut files = vec![out.join("adaptive_noise.md")];
-    files.extend(write_figure(out, "adaptive_noise", &figure)?);
-    super::report::write(&files[0], &md)?;
-    Ok(Report { cells, loss_at_x_star, steps, runs, verdict, summary, markdown: md, files })
+    let written = Written::report(out, "adaptive_noise", summary, md, write_figure(out, "adaptive_noise", &figure)?)?;
+    Ok(Report { cells, loss_at_x_star, steps, runs, verdict, written })
 }
 
 /// The least and the greatest of `v`.

@@ -16,7 +16,7 @@
 //! preconditioner, so DP² can only help when informative words clear that level.
 
 use super::plot::{Figure, Panel, Series, write_figure};
-use super::{EpochCurve, Options, Progress, short};
+use super::{EpochCurve, Options, Progress, Written, short};
 use crate::data::sparse::{SparseDataset, bag_of_words};
 use crate::error::Result;
 use crate::loss::Loss;
@@ -28,7 +28,7 @@ use crate::optim::dp2::extra_query::dp2_extra_query;
 use crate::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch_on};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const DELTA: f64 = 1e-5;
 /// DP-SGD's α (and the SGD phase's α1 of the DP² family).
@@ -187,12 +187,8 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// The verdict line.
     pub verdict: String,
-    /// A one-phrase summary for the index.
-    pub summary: String,
-    /// Markdown.
-    pub markdown: String,
-    /// The files written: report, plot, CSV.
-    pub files: Vec<PathBuf>,
+    /// The Markdown, its summary for the index, the files written (report, plot, CSV).
+    pub written: Written,
 }
 
 struct Outcome {
@@ -509,10 +505,8 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         references: Vec::new(),
         band_label: None,
     };
-    let mut files = vec![out.join("dp2.md")];
-    files.extend(write_figure(out, "dp2", &figure)?);
-    super::report::write(&files[0], &md)?;
-    Ok(Report { rows, verdict, summary, markdown: md, files })
+    let written = Written::report(out, "dp2", summary, md, write_figure(out, "dp2", &figure)?)?;
+    Ok(Report { rows, verdict, written })
 }
 
 /// The synthetic task of [`run`] (for benches and tests): n records, d words.

@@ -17,7 +17,7 @@
 //! The accountant's reproduction of the paper's own ε table is `reproduce privacy`.
 
 use super::plot::{Figure, Panel, Reference, Series, write_figure};
-use super::{EpochCurve, Options, Progress, short as fmt_rate, tune_extending};
+use super::{EpochCurve, Options, Progress, Written, short as fmt_rate, tune_extending};
 use crate::error::Result;
 use crate::model::synthetic::gaussian_classes;
 use crate::model::{Mlp, Model};
@@ -25,7 +25,7 @@ use crate::optim::Privacy;
 use crate::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The paper's budgets (σ = 2, 4, 8 on its MNIST setting).
 pub const EPSILONS: [f64; 3] = [1.22, 0.57, 0.28];
@@ -101,12 +101,8 @@ pub struct Report {
     pub chance_accuracy: f64,
     /// The verdict line.
     pub verdict: String,
-    /// A one-phrase summary for the index.
-    pub summary: String,
-    /// Markdown.
-    pub markdown: String,
-    /// The files written: report, plot, CSV.
-    pub files: Vec<PathBuf>,
+    /// The Markdown, its summary for the index, the files written (report, plot, CSV).
+    pub written: Written,
 }
 
 use super::median;
@@ -349,10 +345,8 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         }],
         band_label: None,
     };
-    let mut files = vec![out.join("dpagd.md")];
-    files.extend(write_figure(out, "dpagd", &figure)?);
-    super::report::write(&files[0], &md)?;
-    Ok(Report { cells, chance_accuracy, verdict, summary, markdown: md, files })
+    let written = Written::report(out, "dpagd", summary, md, write_figure(out, "dpagd", &figure)?)?;
+    Ok(Report { cells, chance_accuracy, verdict, written })
 }
 
 /// The share of the most frequent label: the accuracy of always predicting it.

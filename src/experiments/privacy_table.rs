@@ -280,12 +280,9 @@ pub fn markdown(rows: &[Row]) -> String {
 pub struct Report {
     /// The accounted rows.
     pub rows: Vec<Row>,
-    /// The Markdown report (settings block and table).
-    pub markdown: String,
-    /// A one-phrase summary for the index.
-    pub summary: String,
-    /// The files written (`privacy.md`).
-    pub files: Vec<std::path::PathBuf>,
+    /// The Markdown report (settings block and table), its summary for the index, the file written
+    /// (`privacy.md`).
+    pub written: super::Written,
 }
 
 /// Accounts every setting and writes `privacy.md` under `out`.
@@ -309,6 +306,5 @@ pub fn run(options: &super::Options, out: &std::path::Path) -> Result<Report> {
         ),
         markdown(&rows)
     );
-    let files = vec![super::report::write(&out.join("privacy.md"), &markdown)?];
-    Ok(Report { rows, markdown, summary, files })
+    Ok(Report { rows, written: super::Written::report(out, "privacy", summary, markdown, Vec::new())? })
 }

@@ -137,6 +137,36 @@ pub fn write(path: &Path, text: &str) -> Result<PathBuf> {
     Ok(path.to_path_buf())
 }
 
+/// What every experiment's report carries for `reproduce` and the index: the Markdown, a
+/// one-phrase summary and the files written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    /// A one-phrase summary for the index.
+    pub summary: String,
+    /// The Markdown report (also written to the first of `files`).
+    pub markdown: String,
+    /// The files written, report first.
+    pub files: Vec<PathBuf>,
+}
+
+impl Written {
+    /// Writes `markdown` to `<out>/<stem>.md`; the files are that report, then `figures` (each plot
+    /// and its CSV, already written).
+    ///
+    /// # Errors
+    /// `Io` naming the report's path.
+    pub fn report(out: &Path, stem: &str, summary: String, markdown: String, figures: Vec<PathBuf>) -> Result<Self> {
+        let mut files = vec![write(&out.join(format!("{stem}.md")), &markdown)?];
+        files.extend(figures);
+        Ok(Written { summary, markdown, files })
+    }
+
+    /// The [`Outcome`] of experiment `name`, which took `seconds`.
+    pub fn outcome(self, name: &'static str, seconds: f64) -> Outcome {
+        Outcome { name, markdown: self.markdown, summary: self.summary, files: self.files, seconds }
+    }
+}
+
 /// What one experiment of a `reproduce` run produced.
 #[derive(Debug, Clone)]
 pub struct Outcome {
