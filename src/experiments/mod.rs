@@ -87,6 +87,28 @@ pub(crate) fn median(v: &mut [f64]) -> f64 {
     if v.len() % 2 == 1 { v[m] } else { 0.5 * (v[m - 1] + v[m]) }
 }
 
+/// The median of `score(r)` over the runs `r = 0..runs` (scored in parallel): a step size's
+/// score on its tuning runs.
+///
+/// # Errors
+/// The first run's error, if any.
+pub(crate) fn median_over_runs(runs: u64, score: impl Fn(u64) -> Result<f64> + Sync + Send) -> Result<f64> {
+    let mut v: Vec<f64> = (0..runs).into_par_iter().map(score).collect::<Result<_>>()?;
+    Ok(median(&mut v))
+}
+
+/// The pointwise median of the curves `curve(r)` of `results`, which share their x values (the
+/// first result's).
+pub(crate) fn median_curve<T>(results: &[T], curve: impl Fn(&T) -> &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let first = curve(&results[0]);
+    (0..first.len())
+        .map(|i| {
+            let mut v: Vec<f64> = results.iter().map(|r| curve(r)[i].1).collect();
+            (first[i].0, median(&mut v))
+        })
+        .collect()
+}
+
 /// `v` to 4 significant digits, written shortest (step sizes on a grid extended by √10 factors
 /// are irrational).
 pub(crate) fn short(v: f64) -> String {

@@ -200,6 +200,14 @@ fn epsilon(
     acc.epsilon(delta, c)
 }
 
+/// Accounts the settings of one paper: those whose name starts with `key` (e.g. "DP2").
+///
+/// # Errors
+/// Accountant errors.
+pub fn account_paper(key: &str) -> Result<Vec<Row>> {
+    settings().iter().filter(|s| s.name.starts_with(key)).map(account).collect()
+}
+
 /// Accounts one setting.
 ///
 /// # Errors
