@@ -267,27 +267,21 @@ fn fw_excess(p: &(LeastSquaresL1, f64), epsilon: f64, phases_t: u32, s: Seeds) -
 fn run_point(x: f64, n: usize, d: usize, epsilon: f64, tune_seeds: usize, seeds_n: usize, s: Seeds) -> Result<Point> {
     let tuning: Vec<_> =
         (0..tune_seeds).into_par_iter().map(|r| problem(n, d, s.child(1000 + r as u64))).collect::<Result<_>>()?;
-    let md_score = |eta: f64| -> Result<f64> {
+    // The mean excess risk of a method (`excess`: its excess risk and a second reading) over the
+    // tuning seeds.
+    let tuning_mean = |excess: &(dyn Fn(&(LeastSquaresL1, f64), Seeds) -> Result<(f64, f64)> + Sync)| {
         let v: Vec<f64> = tuning
             .par_iter()
             .enumerate()
-            .map(|(r, p)| md_excess(p, epsilon, eta, s.child(1000 + r as u64)).map(|e| e.0))
+            .map(|(r, p)| excess(p, s.child(1000 + r as u64)).map(|e| e.0))
             .collect::<Result<_>>()?;
         Ok(mean(&v))
     };
+    let md_score = |eta: f64| tuning_mean(&|p, s| md_excess(p, epsilon, eta, s));
     let tuned = tune_extending(&STEP_GRID, 10f64.sqrt(), MAX_EXTENSIONS, md_score)?;
     let ts: Vec<u32> = (1..=MAX_PHASES).filter(|&t| fw_batch(n, t) >= 1usize << t).collect();
-    let fw_scores: Vec<f64> = ts
-        .par_iter()
-        .map(|&t| {
-            let v: Vec<f64> = tuning
-                .iter()
-                .enumerate()
-                .map(|(r, p)| fw_excess(p, epsilon, t, s.child(1000 + r as u64)).map(|e| e.0))
-                .collect::<Result<_>>()?;
-            Ok(mean(&v))
-        })
-        .collect::<Result<_>>()?;
+    let fw_scores: Vec<f64> =
+        ts.par_iter().map(|&t| tuning_mean(&|p, s| fw_excess(p, epsilon, t, s))).collect::<Result<_>>()?;
     let best = (0..ts.len()).min_by(|&a, &b| fw_scores[a].total_cmp(&fw_scores[b])).expect("invariant: some T fits");
     let fw_t = ts[best];
     let runs: Vec<_> = (0..seeds_n)
@@ -568,22 +562,13 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         "log2_d",
     );
     let fig_n = figure(
-        vec![
-            panel(
-                format!("d = {}, epsilon = {}", size.d_b, size.eps_b[0]),
-                format!("{}", size.eps_b[0]),
-                &b_hi,
-                |p| p.x.log2(),
-                &mut rng,
-            ),
-            panel(
-                format!("d = {}, epsilon = {}", size.d_b, size.eps_b[1]),
-                format!("{}", size.eps_b[1]),
-                &b_lo,
-                |p| p.x.log2(),
-                &mut rng,
-            ),
-        ],
+        size.eps_b
+            .iter()
+            .zip([&b_hi, &b_lo])
+            .map(|(e, points)| {
+                panel(format!("d = {}, epsilon = {e}", size.d_b), format!("{e}"), points, |p| p.x.log2(), &mut rng)
+            })
+            .collect(),
         "log2 n",
         "epsilon",
         "log2_n",
