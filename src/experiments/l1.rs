@@ -262,26 +262,31 @@ fn fw_excess(p: &(LeastSquaresL1, f64), epsilon: f64, phases_t: u32, s: Seeds) -
     Ok((p.0.population_loss(&run.run.x) - p.1, run.run.privacy.epsilon.unwrap_or(f64::NAN)))
 }
 
+/// The mean over the tuning problems (problem r with seeds `s.child(1000 + r)`) of a method's
+/// excess risk, the first of what `excess` returns.
+fn tuning_mean(
+    tuning: &[(LeastSquaresL1, f64)],
+    s: Seeds,
+    excess: impl Fn(&(LeastSquaresL1, f64), Seeds) -> Result<(f64, f64)> + Sync,
+) -> Result<f64> {
+    let v: Vec<f64> = tuning
+        .par_iter()
+        .enumerate()
+        .map(|(r, p)| excess(p, s.child(1000 + r as u64)).map(|e| e.0))
+        .collect::<Result<_>>()?;
+    Ok(mean(&v))
+}
+
 /// Runs one grid point: tunes MD's step size and FW's T on tuning seeds (the same data for
 /// both), then the reported seeds.
 fn run_point(x: f64, n: usize, d: usize, epsilon: f64, tune_seeds: usize, seeds_n: usize, s: Seeds) -> Result<Point> {
     let tuning: Vec<_> =
         (0..tune_seeds).into_par_iter().map(|r| problem(n, d, s.child(1000 + r as u64))).collect::<Result<_>>()?;
-    // The mean excess risk of a method (`excess`: its excess risk and a second reading) over the
-    // tuning seeds.
-    let tuning_mean = |excess: &(dyn Fn(&(LeastSquaresL1, f64), Seeds) -> Result<(f64, f64)> + Sync)| {
-        let v: Vec<f64> = tuning
-            .par_iter()
-            .enumerate()
-            .map(|(r, p)| excess(p, s.child(1000 + r as u64)).map(|e| e.0))
-            .collect::<Result<_>>()?;
-        Ok(mean(&v))
-    };
-    let md_score = |eta: f64| tuning_mean(&|p, s| md_excess(p, epsilon, eta, s));
+    let md_score = |eta: f64| tuning_mean(&tuning, s, |p, s| md_excess(p, epsilon, eta, s));
     let tuned = tune_extending(&STEP_GRID, 10f64.sqrt(), MAX_EXTENSIONS, md_score)?;
     let ts: Vec<u32> = (1..=MAX_PHASES).filter(|&t| fw_batch(n, t) >= 1usize << t).collect();
     let fw_scores: Vec<f64> =
-        ts.par_iter().map(|&t| tuning_mean(&|p, s| fw_excess(p, epsilon, t, s))).collect::<Result<_>>()?;
+        ts.par_iter().map(|&t| tuning_mean(&tuning, s, |p, s| fw_excess(p, epsilon, t, s))).collect::<Result<_>>()?;
     let best = (0..ts.len()).min_by(|&a, &b| fw_scores[a].total_cmp(&fw_scores[b])).expect("invariant: some T fits");
     let fw_t = ts[best];
     let runs: Vec<_> = (0..seeds_n)
