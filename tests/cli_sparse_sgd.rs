@@ -134,7 +134,7 @@ fn sparse_boosted_sgd_reports_runs_selection_and_its_true_cost() {
     let data = SparseDataset::read_libsvm(svm.as_ref(), None).unwrap();
     let mut spec = SparseRunSpec::new(SparseAlgorithm::BoostedSgd, RunLoss::Logistic, 0.5, 1e-5, 1.0, 2);
     spec.domain = dpref::geometry::Domain::L2Ball { radius: 1.0 };
-    (spec.beta, spec.score) = (Some(0.5), Some(SelectionScore::EmpiricalRisk { range_b: 2.0 }));
+    (spec.boosting.beta, spec.boosting.score) = (Some(0.5), Some(SelectionScore::EmpiricalRisk { range_b: 2.0 }));
     let lib = spec.run(&data).unwrap();
     assert_eq!((lib.privacy.epsilon, lib.privacy.delta), (Some(eps), Some(delta)), "the library's report");
     assert_eq!(serde_json::json!(lib.x), v["x"]);

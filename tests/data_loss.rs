@@ -31,6 +31,14 @@ fn is_data_error<T: std::fmt::Debug>(r: &dpref::Result<T>) -> bool {
     matches!(r, Err(Error::Data { .. }))
 }
 
+/// Every `(what, text)` of `bad` fails `parse` with `Error::Data`.
+fn assert_data_errors(bad: &[(&str, &str)], parse: impl Fn(&str) -> dpref::Result<Dataset>) {
+    for (what, text) in bad {
+        let r = parse(text);
+        assert!(is_data_error(&r), "{what}: {r:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // CSV
 // ---------------------------------------------------------------------------------------------
@@ -56,10 +64,7 @@ fn prop_csv_reader_rejects_bad_input_with_data_errors() {
         ("empty field", "1,2,3\n4,,6\n"),
         ("single column", "1\n2\n"),
     ];
-    for (what, text) in bad {
-        let r = parse_csv(text, "mem.csv", None);
-        assert!(is_data_error(&r), "{what}: {r:?}");
-    }
+    assert_data_errors(&bad, |text| parse_csv(text, "mem.csv", None));
     // a label column outside the file is a parameter error, not a data error
     let r = parse_csv("1,2,3\n", "mem.csv", Some(3));
     assert!(matches!(r, Err(Error::InvalidParameter { .. })), "{r:?}");
@@ -157,10 +162,7 @@ fn prop_libsvm_reader_rejects_bad_input_with_data_errors() {
         ("two colons", "1 1:2:3\n"),
         ("bad second line", "1 1:1\n1 1:nan\n"),
     ];
-    for (what, text) in bad {
-        let r = parse_libsvm(text, "mem.svm", None);
-        assert!(is_data_error(&r), "{what}: {r:?}");
-    }
+    assert_data_errors(&bad, |text| parse_libsvm(text, "mem.svm", None));
 }
 
 /// `Dataset::new` validates shapes and values with typed errors; neighbours are built by

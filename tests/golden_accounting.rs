@@ -50,38 +50,38 @@ fn assert_above_pld_bracket(eps: f64, case: &Value, label: &str) {
     }
 }
 
+/// Case `name`'s improved RDP ε, checked: an upper bound within `1e-9` of the exact value, at
+/// the optimal order `order`, not below the PLD bracket.
+fn improved_epsilon(case: &Value, name: &str, order: f64) -> f64 {
+    let (eps, best) = poisson_epsilon(&case["inputs"], Conversion::Improved);
+    assert_ge_ref(eps, num(&case["improved"]["exact"]), 1e-9, &format!("{name} improved vs exact"));
+    assert_eq!(best, Some(order), "{name}: the optimal order");
+    assert_above_pld_bracket(eps, case, name);
+    eps
+}
+
 #[test]
 fn golden_g1_tf_privacy_improved_and_classic() {
     let c = &anchors()["G1"];
-    let (eps, order) = poisson_epsilon(&c["inputs"], Conversion::Improved);
-    assert_ge_ref(eps, num(&c["improved"]["exact"]), 1e-9, "G1 improved vs exact");
+    let eps = improved_epsilon(c, "G1", 19.0);
     assert_two_sided(eps, num(&c["improved"]["quoted"]), 1e-9, "G1 improved vs TF test");
-    assert_eq!(order, Some(19.0));
     let (classic, _) = poisson_epsilon(&c["inputs"], Conversion::Classic);
     assert_two_sided(classic, num(&c["classic"]["quoted"]), 1e-9, "G1 classic");
-    assert_above_pld_bracket(eps, c, "G1");
 }
 
 #[test]
 fn golden_g2_mnist_tutorial() {
     let c = &anchors()["G2"];
-    let (eps, order) = poisson_epsilon(&c["inputs"], Conversion::Improved);
-    assert_ge_ref(eps, num(&c["improved"]["exact"]), 1e-9, "G2 improved vs exact");
-    assert_eq!(order, Some(8.1));
+    improved_epsilon(c, "G2", 8.1);
     let (classic, _) = poisson_epsilon(&c["inputs"], Conversion::Classic);
     assert_two_sided(classic, num(&c["classic"]["quoted"]), 2e-5, "G2 classic");
-    assert_above_pld_bracket(eps, c, "G2");
     // The GDP CLT value is below the truth (anchors C13): an accountant reporting it would fail.
     assert!(num(&c["gdp_clt_not_a_bound"]) < num(&c["pld_bracket"][0]));
 }
 
 #[test]
 fn golden_g3_opacus_exact_rdp() {
-    let c = &anchors()["G3"];
-    let (eps, order) = poisson_epsilon(&c["inputs"], Conversion::Improved);
-    assert_ge_ref(eps, num(&c["improved"]["exact"]), 1e-9, "G3 vs exact");
-    assert_eq!(order, Some(3.9));
-    assert_above_pld_bracket(eps, c, "G3");
+    improved_epsilon(&anchors()["G3"], "G3", 3.9);
 }
 
 #[test]

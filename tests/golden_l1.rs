@@ -3,39 +3,19 @@
 //! mirror descent with both mirror maps, localized mirror descent (l1 and lp), lp mirror descent,
 //! private Frank–Wolfe with both selections and without noise, and entropic mirror descent. A changed trajectory, event list or ε fails them.
 
+mod common;
+
+use common::golden::{round, rounded, run_summary, snapshot};
+
 use dpref::data::l1_problems::{LeastSquaresL1, LinearSigns};
 use dpref::loss::Loss;
 use dpref::optim::l1::{
     EntropicSmdConfig, FrankWolfeConfig, FwPrivacy, Geometry, LocalizedConfig, LpMirrorDescentConfig, MirrorMap,
     NoisyMirrorDescentConfig, Polytope, entropic_smd, noisy_mirror_descent,
 };
-use dpref::optim::{NoTrace, Privacy, Run, SelectionMechanism};
+use dpref::optim::{NoTrace, Privacy, SelectionMechanism};
 use dpref::rng::{Seeds, Stream};
-use serde_json::{Value, json};
-
-fn round(v: f64) -> Value {
-    if v == 0.0 || !v.is_finite() {
-        return json!(v);
-    }
-    json!(format!("{v:.9e}").parse::<f64>().unwrap())
-}
-
-fn summary(run: &Run) -> Value {
-    json!({
-        "x": run.x.iter().map(|&v| round(v)).collect::<Vec<_>>(),
-        "x_last": run.x_last.iter().map(|&v| round(v)).collect::<Vec<_>>(),
-        "steps": run.steps,
-        "events": format!("{:?}", run.events.as_event()),
-        "epsilon": run.privacy.epsilon.map(round),
-        "sigma": round(run.privacy.sigma),
-    })
-}
-
-fn snapshot(name: &str, v: Value) {
-    insta::with_settings!({ snapshot_path => "../golden/optim", prepend_module_to_snapshot => false }, {
-        insta::assert_json_snapshot!(name, v);
-    });
-}
+use serde_json::json;
 
 fn least_squares() -> LeastSquaresL1 {
     let x_true = vec![0.6, -0.3, 0.0, 0.1, 0.0, -0.05];
@@ -51,7 +31,7 @@ fn golden_noisy_mirror_descent_pnorm_and_entropic() {
         let mut cfg = NoisyMirrorDescentConfig::new(20, 1.0, l, 32, map, target).unwrap();
         cfg.step_size_eta = Some(0.05);
         let run = noisy_mirror_descent(&problem.data, Loss::Squared, &cfg, Seeds::new(5), &mut NoTrace).unwrap();
-        snapshot(name, summary(&run));
+        snapshot(name, run_summary(&run));
     }
 }
 
@@ -66,7 +46,7 @@ fn golden_private_frank_wolfe() {
     ] {
         let cfg = FrankWolfeConfig::new(2, 64, l, Polytope::L1Ball { radius_r: 1.0 }, selection, privacy).unwrap();
         let fw = cfg.run(&problem.data, Loss::Squared, Seeds::new(6)).unwrap();
-        let mut v = summary(&fw.run);
+        let mut v = run_summary(&fw.run);
         v["samples_used"] = json!(fw.samples_used);
         v["vertices"] = json!(fw.leaves.iter().map(|leaf| leaf.vertex).collect::<Vec<_>>());
         snapshot(name, v);
@@ -79,7 +59,7 @@ fn golden_entropic_mirror_descent() {
     let problem = problem.unwrap();
     let cfg = EntropicSmdConfig::new(2, 0.1).unwrap();
     let run = entropic_smd(&problem.data, Loss::Linear, &cfg, Seeds::new(7), &mut NoTrace).unwrap();
-    snapshot("l1_entropic_smd", summary(&run));
+    snapshot("l1_entropic_smd", run_summary(&run));
 }
 
 #[test]
@@ -95,7 +75,7 @@ fn golden_localized_and_lp_mirror_descent() {
         snapshot(
             name,
             json!({
-                "x": localized.x.iter().map(|&v| round(v)).collect::<Vec<_>>(),
+                "x": rounded(&localized.x),
                 "phase_steps": steps,
                 "events": format!("{:?}", localized.events.as_event()),
                 "epsilon": localized.privacy.epsilon.map(round),
@@ -104,5 +84,5 @@ fn golden_localized_and_lp_mirror_descent() {
     }
     let cfg = LpMirrorDescentConfig::new(20, 1.5, 1.0, l, 32, target).unwrap();
     let run = cfg.run(&problem.data, Loss::Squared, Seeds::new(9)).unwrap();
-    snapshot("l1_lp_mirror_descent", summary(&run));
+    snapshot("l1_lp_mirror_descent", run_summary(&run));
 }

@@ -3,6 +3,10 @@
 //! room for last-ulp differences of libm across platforms; bit-for-bit reproducibility on one
 //! platform is checked separately (`golden_optim_same_seed_same_bits`).
 
+mod common;
+
+use common::golden::{rounded, run_summary, snapshot};
+
 use dpref::data::{Dataset, absolute_regression};
 use dpref::geometry::{Domain, EllipsoidProjection};
 use dpref::loss::Loss;
@@ -20,38 +24,10 @@ use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
 use dpref::optim::{NoTrace, OutputPoint, Privacy, Run};
 use dpref::rng::{Seeds, Stream};
 use dpref::sampling::BatchSampler;
-use serde_json::{Value, json};
-
-fn round(v: f64) -> Value {
-    if v == 0.0 || !v.is_finite() {
-        return json!(v);
-    }
-    json!(format!("{v:.9e}").parse::<f64>().unwrap())
-}
-
-fn rounded(xs: &[f64]) -> Value {
-    Value::Array(xs.iter().map(|&v| round(v)).collect())
-}
-
-fn summary(run: &Run) -> Value {
-    json!({
-        "x": rounded(&run.x),
-        "x_last": rounded(&run.x_last),
-        "steps": run.steps,
-        "events": format!("{:?}", run.events.as_event()),
-        "epsilon": run.privacy.epsilon.map(round),
-        "sigma": round(run.privacy.sigma),
-    })
-}
+use serde_json::json;
 
 fn data() -> Dataset {
     absolute_regression(200, 5, 0.01, &mut Seeds::new(7).stream(Stream::Data)).unwrap().0
-}
-
-fn snapshot(name: &str, v: Value) {
-    insta::with_settings!({ snapshot_path => "../golden/optim", prepend_module_to_snapshot => false }, {
-        insta::assert_json_snapshot!(name, v);
-    });
 }
 
 fn target() -> Privacy {
@@ -62,7 +38,7 @@ fn target() -> Privacy {
 fn golden_optim_dp_sgd() {
     let mut cfg = DpSgdConfig::new(20, 0.2, 1.0, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
     cfg.domain = Domain::Box { radius: 1.0 };
-    snapshot("dp_sgd", summary(&dp_sgd(&data(), Loss::Absolute, &cfg, Seeds::new(1), &mut NoTrace).unwrap()));
+    snapshot("dp_sgd", run_summary(&dp_sgd(&data(), Loss::Absolute, &cfg, Seeds::new(1), &mut NoTrace).unwrap()));
 }
 
 #[test]
@@ -71,12 +47,15 @@ fn golden_optim_pasan_and_pagan() {
     let mut cfg = AdaptiveNoiseConfig::new(5, 20, 0.5, 1.5, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
     cfg.ellipsoid_c = vec![1.0, 4.0, 9.0, 16.0, 25.0];
     cfg.domain = Domain::Box { radius: 1.0 };
-    snapshot("pasan_radial", summary(&pasan(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut NoTrace).unwrap()));
-    snapshot("pagan_radial", summary(&pagan(&d, Loss::Absolute, &cfg, Seeds::new(3), &mut NoTrace).unwrap()));
+    snapshot("pasan_radial", run_summary(&pasan(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut NoTrace).unwrap()));
+    snapshot("pagan_radial", run_summary(&pagan(&d, Loss::Absolute, &cfg, Seeds::new(3), &mut NoTrace).unwrap()));
     cfg.projection = EllipsoidProjection::Euclidean;
     cfg.output = OutputPoint::AverageFromOne;
     cfg.domain = Domain::L2Ball { radius: 1.5 };
-    snapshot("pagan_euclidean_l2ball", summary(&pagan(&d, Loss::Absolute, &cfg, Seeds::new(4), &mut NoTrace).unwrap()));
+    snapshot(
+        "pagan_euclidean_l2ball",
+        run_summary(&pagan(&d, Loss::Absolute, &cfg, Seeds::new(4), &mut NoTrace).unwrap()),
+    );
 }
 
 #[test]
@@ -115,11 +94,11 @@ fn golden_optim_biased_templates() {
         &mut no_noise,
     )
     .unwrap();
-    snapshot("biased_sgd", summary(&sgd));
+    snapshot("biased_sgd", run_summary(&sgd));
     let ada =
         biased_adagrad(&d, Loss::Absolute, &cfg, 2.0, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise)
             .unwrap();
-    snapshot("biased_adagrad", summary(&ada));
+    snapshot("biased_adagrad", run_summary(&ada));
 }
 
 /// [ZCHWB] Algorithm 1 (DP-GD, DP-RMSProp, DP-Adam; replace-one, calibrated to (1, 1e-5)) on
@@ -142,7 +121,7 @@ fn golden_optim_dpagd_algorithm1() {
             cfg.lambda = 4.0;
         }
         cfg.w1 = Some(vec![0.5, -0.5, 1.0]);
-        snapshot(name, summary(&dpagd(&d, &model, &cfg, Seeds::new(12), &mut NoTrace).unwrap()));
+        snapshot(name, run_summary(&dpagd(&d, &model, &cfg, Seeds::new(12), &mut NoTrace).unwrap()));
     }
 }
 
@@ -161,7 +140,7 @@ fn golden_optim_dpagd_minibatch_mlp() {
         cfg.w0 = Some(w0.clone());
         let run = dp_minibatch(&d, &model, &cfg, Seeds::new(15), &mut NoTrace).unwrap();
         let name = format!("minibatch_mlp_{}", update.name().replace('-', "_"));
-        snapshot(&name, summary(&run));
+        snapshot(&name, run_summary(&run));
     }
 }
 
@@ -186,14 +165,17 @@ fn golden_optim_dp2() {
         ("dp2_adagrad", Preconditioner::AdaGrad),
         ("dp2_yogi", Preconditioner::Yogi { beta: 0.9 }),
     ] {
-        snapshot(name, summary(&dp2(&oracle, &cfg(pre), Seeds::new(22), &mut NoTrace).unwrap()));
+        snapshot(name, run_summary(&dp2(&oracle, &cfg(pre), Seeds::new(22), &mut NoTrace).unwrap()));
     }
     let rms = Preconditioner::RmsProp { beta: 0.9 };
     let noise_first = Dp2Config { noise_order: NoiseOrder::NoiseFirst, ..cfg(rms) };
-    snapshot("dp2_variant2_noise_first", summary(&dp2(&oracle, &noise_first, Seeds::new(23), &mut NoTrace).unwrap()));
+    snapshot(
+        "dp2_variant2_noise_first",
+        run_summary(&dp2(&oracle, &noise_first, Seeds::new(23), &mut NoTrace).unwrap()),
+    );
     snapshot(
         "dp2_variant1_extra_query",
-        summary(&dp2_extra_query(&oracle, &cfg(rms), Seeds::new(24), &mut NoTrace).unwrap()),
+        run_summary(&dp2_extra_query(&oracle, &cfg(rms), Seeds::new(24), &mut NoTrace).unwrap()),
     );
 }
 

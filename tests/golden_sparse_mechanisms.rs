@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::sparse_data::sparse_rows_from;
+use common::golden::{round, rounded, snapshot};
+use common::sparse_data::labelled_sparse_dataset;
 use dpref::data::Dataset;
 use dpref::data::sparse::SparseDataset;
 use dpref::geometry::Domain;
@@ -17,31 +18,11 @@ use dpref::optim::sparse::{
 };
 use dpref::rng::{Seeds, Stream};
 use rand::RngExt;
-use serde_json::{Value, json};
-
-fn round(v: f64) -> Value {
-    if v == 0.0 || !v.is_finite() {
-        return json!(v);
-    }
-    json!(format!("{v:.9e}").parse::<f64>().unwrap())
-}
-
-fn rounded(v: &[f64]) -> Vec<Value> {
-    v.iter().map(|&x| round(x)).collect()
-}
-
-fn snapshot(name: &str, v: Value) {
-    insta::with_settings!({ snapshot_path => "../golden/optim", prepend_module_to_snapshot => false }, {
-        insta::assert_json_snapshot!(name, v);
-    });
-}
+use serde_json::json;
 
 /// 32 rows, d = 8, s = 2, L = 1, labels ±1.
 fn data() -> SparseDataset {
-    let mut r = Seeds::new(41).stream(Stream::Data);
-    let (rows, _) = sparse_rows_from(&mut r, 32, 8, 2, 1.0);
-    let labels = (0..32).map(|_| if r.random::<bool>() { 1.0 } else { -1.0 }).collect();
-    SparseDataset::from_rows(&rows, labels, 8).unwrap()
+    labelled_sparse_dataset(41, 32, 8, 2)
 }
 
 #[test]

@@ -5,35 +5,19 @@
 
 mod common;
 
-use common::sparse_data::sparse_rows_from;
+use common::golden::{round, rounded, snapshot};
+use common::sparse_data::labelled_sparse_dataset;
 use dpref::data::sparse::SparseDataset;
 use dpref::geometry::Domain;
 use dpref::loss::Loss;
 use dpref::model::SparseGlm;
 use dpref::optim::NoTrace;
 use dpref::optim::sparse::{BiasReducedSgdConfig, BoostedSgdConfig, Convexity, SelectionScore, StoppingRule};
-use dpref::rng::{Seeds, Stream};
-use rand::RngExt;
-use serde_json::{Value, json};
-
-fn round(v: f64) -> Value {
-    if v == 0.0 || !v.is_finite() {
-        return json!(v);
-    }
-    json!(format!("{v:.9e}").parse::<f64>().unwrap())
-}
-
-fn snapshot(name: &str, v: Value) {
-    insta::with_settings!({ snapshot_path => "../golden/optim", prepend_module_to_snapshot => false }, {
-        insta::assert_json_snapshot!(name, v);
-    });
-}
+use dpref::rng::Seeds;
+use serde_json::json;
 
 fn data() -> SparseDataset {
-    let mut r = Seeds::new(31).stream(Stream::Data);
-    let (rows, _) = sparse_rows_from(&mut r, 64, 6, 2, 1.0);
-    let labels = (0..64).map(|_| if r.random::<bool>() { 1.0 } else { -1.0 }).collect();
-    SparseDataset::from_rows(&rows, labels, 6).unwrap()
+    labelled_sparse_dataset(31, 64, 6, 2)
 }
 
 fn config(convexity: Convexity, domain: Domain) -> BiasReducedSgdConfig {
@@ -55,8 +39,8 @@ fn golden_sparse_bias_reduced_sgd() {
         snapshot(
             name,
             json!({
-                "x": run.x.iter().map(|&v| round(v)).collect::<Vec<_>>(),
-                "x_last": run.x_last.iter().map(|&v| round(v)).collect::<Vec<_>>(),
+                "x": rounded(&run.x),
+                "x_last": rounded(&run.x_last),
                 "steps": run.steps,
                 "output_index": run.output_index,
                 "levels": run.levels,
@@ -79,9 +63,9 @@ fn golden_sparse_boosted_sgd() {
     snapshot(
         "sparse_alg7_boosted",
         json!({
-            "x": run.x.iter().map(|&v| round(v)).collect::<Vec<_>>(),
+            "x": rounded(&run.x),
             "selected": run.selected,
-            "scores": run.scores.iter().map(|&v| round(v)).collect::<Vec<_>>(),
+            "scores": rounded(&run.scores),
             "steps": run.runs.iter().map(|r| r.steps).collect::<Vec<_>>(),
             "scale_lambda": round(run.scale_lambda),
             "epsilon": run.privacy.epsilon.map(round),

@@ -11,15 +11,14 @@ use dpref::accounting::{
 };
 use proptest::prelude::*;
 
+mod common;
+use common::strategies::{log_uniform, poisson_sum_gaussian};
+
 fn eps_poisson(q: f64, sigma: f64, steps: u64, delta: f64) -> f64 {
     let ev = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, steps).unwrap();
     let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
     acc.compose(&ev, 1).unwrap();
     acc.epsilon(delta, Conversion::Improved).unwrap().epsilon
-}
-
-fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
-    (lo.ln()..hi.ln()).prop_map(f64::exp)
 }
 
 fn curve(event: &DpEvent, count: u64, nb: Neighbouring) -> Vec<f64> {
@@ -52,10 +51,7 @@ fn any_event() -> impl Strategy<Value = (DpEvent, Neighbouring)> {
             DpEvent::sampled_without_replacement(1000, b, DpEvent::gaussian(z).unwrap()).unwrap(),
             Neighbouring::ReplaceOne
         )),
-        (log_uniform(1e-4, 1.0), 0.5f64..10.0).prop_map(|(q, s)| (
-            DpEvent::poisson_sampled(q, per_example_sum_gaussian(s).unwrap()).unwrap(),
-            Neighbouring::AddRemove
-        )),
+        poisson_sum_gaussian(log_uniform(1e-4, 1.0), 0.5f64..10.0),
     ]
 }
 

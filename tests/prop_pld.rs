@@ -11,13 +11,12 @@ use dpref::accounting::{
 };
 use proptest::prelude::*;
 
+mod common;
+use common::strategies::{log_uniform, poisson_sum_gaussian};
+
 fn acc(nb: Neighbouring) -> PldAccountant {
     PldAccountant::with_settings(nb, PldSettings { value_discretization_interval: 1e-3, ..PldSettings::default() })
         .unwrap()
-}
-
-fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
-    (lo.ln()..hi.ln()).prop_map(f64::exp)
 }
 
 fn poisson_bracket(q: f64, sigma: f64, steps: u64, delta: f64) -> dpref::accounting::EpsilonBracket {
@@ -33,10 +32,7 @@ fn any_event() -> impl Strategy<Value = (DpEvent, Neighbouring)> {
         (0.5f64..20.0).prop_map(|s| (per_example_sum_gaussian(s).unwrap(), Neighbouring::ReplaceOne)),
         (0.5f64..20.0).prop_map(|z| (DpEvent::laplace(z).unwrap(), Neighbouring::ReplaceOne)),
         (0.0f64..2.0, 0.0f64..1e-3).prop_map(|(e, d)| (DpEvent::epsilon_delta(e, d).unwrap(), Neighbouring::AddRemove)),
-        (log_uniform(1e-3, 0.5), 0.6f64..5.0).prop_map(|(q, z)| (
-            DpEvent::poisson_sampled(q, per_example_sum_gaussian(z).unwrap()).unwrap(),
-            Neighbouring::AddRemove
-        )),
+        poisson_sum_gaussian(log_uniform(1e-3, 0.5), 0.6f64..5.0),
     ]
 }
 

@@ -18,7 +18,8 @@
 //! the sample's minimum lies at or below f(x*)).
 
 use super::plot::{Figure, Panel, Reference, Series, write_figure};
-use super::{Options, Progress, median, tune_extending};
+use super::report::{reproduced_or_not, tuning_paragraphs, verdict_summary};
+use super::{Options, Progress, Written, median, median_curve, median_over_runs, tune_extending};
 use crate::data::{Dataset, absolute_regression, absolute_regression_scales};
 use crate::error::Result;
 use crate::geometry::Domain;
@@ -28,7 +29,7 @@ use crate::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use crate::optim::{Observer, Privacy, TraceEvent};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The paper's step-size grid (§6.1).
 pub const STEP_GRID: [f64; 9] = [0.005, 0.01, 0.05, 0.1, 0.15, 0.2, 0.4, 0.5, 1.0];
@@ -209,12 +210,8 @@ pub struct Report {
     pub runs: usize,
     /// The verdict line.
     pub verdict: String,
-    /// A one-phrase summary for the index.
-    pub summary: String,
-    /// Markdown.
-    pub markdown: String,
-    /// The files written: report, plot, CSV.
-    pub files: Vec<PathBuf>,
+    /// The Markdown, its summary for the index, the files written (report, plot, CSV).
+    pub written: Written,
 }
 
 /// Runs the experiment and writes `adaptive_noise.md`, `adaptive_noise.svg` and
@@ -223,9 +220,8 @@ pub struct Report {
 /// # Errors
 /// Algorithm or I/O errors.
 pub fn run(options: &Options, out: &Path) -> Result<Report> {
-    let (quick, seed) = (options.quick, options.seed);
     let progress = Progress::new("adaptive-noise", options);
-    let seeds = Seeds::new(seed);
+    let seeds = Seeds::new(options.seed);
     let (data, x_star) = absolute_regression(N, D, 0.01, &mut seeds.child(0).stream(Stream::Data))?;
     let sigma = absolute_regression_scales(D);
     let adapted_c: Vec<f64> = sigma.iter().map(|s| s.powf(-4.0 / 3.0)).collect();
@@ -235,9 +231,9 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         .map(|i| public.row(i).iter().zip(&adapted_c).map(|(a, c)| c * a * a).sum::<f64>().sqrt())
         .collect();
     let adapted_b = median(&mut norms);
-    let epochs = if quick { 10 } else { 20 };
+    let epochs = options.pick(10, 20);
     let steps = (epochs * N).div_ceil(BATCH) as u64;
-    let (tune_runs, runs) = if quick { (3, 8) } else { (5, 30) };
+    let (tune_runs, runs) = options.pick((3, 8), (5, 30));
     let setting = Setting { data: &data, steps, adapted_c, adapted_b };
     let mut cells = Vec::new();
     let total = 1 + 5 * EPSILONS.len();
@@ -253,11 +249,9 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
             ));
             // tuning: median final loss over tune_runs seeds (children 1000+…)
             let tuned = tune_extending(&STEP_GRID, 2.0, MAX_EXTENSIONS, |alpha| {
-                let mut l: Vec<f64> = (0..tune_runs)
-                    .into_par_iter()
-                    .map(|r| run_once(&setting, m, eps, alpha, seeds.child(1000 + r as u64), false).map(|x| x.0))
-                    .collect::<Result<_>>()?;
-                Ok(median(&mut l))
+                median_over_runs(tune_runs, |r| {
+                    run_once(&setting, m, eps, alpha, seeds.child(1000 + r), false).map(|x| x.0)
+                })
             })?;
             let alpha = tuned.value;
             progress.say(format!(
@@ -277,7 +271,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
             let mut finals: Vec<f64> = results.iter().map(|r| r.0).collect();
             let npts = results[0].1.len();
             let at = |i: usize| results.iter().map(|r| r.1[i].1).collect::<Vec<f64>>();
-            let curve: Vec<(f64, f64)> = (0..npts).map(|i| (results[0].1[i].0, median(&mut at(i)))).collect();
+            let curve = median_curve(&results, |r| &r.1);
             let band: Vec<(f64, f64)> = (0..npts).map(|i| min_max(&at(i))).collect();
             cells.push(Cell {
                 method: m,
@@ -334,16 +328,12 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         "Paper's claim (PAGAN with adapted noise beats the isotropic methods at every epsilon, and approaches non-private \
          AdaGrad as epsilon grows): {}. PAGAN(C) beats the best isotropic method at every epsilon: {beats}; its gap to \
          AdaGrad at epsilon = 0.1, 1, 4: {:.4}, {:.4}, {:.4} (shrinking: {approaching}).{qualifier}",
-        if reproduced { "REPRODUCED" } else { "NOT reproduced" },
+        reproduced_or_not(reproduced),
         gaps[0],
         gaps[1],
         gaps[2]
     );
-    let summary = format!(
-        "{}{}",
-        if reproduced { "REPRODUCED" } else { "NOT reproduced" },
-        if at_edge.is_empty() { "" } else { " (caveat: step size at a grid edge)" }
-    );
+    let summary = verdict_summary(reproduced, !at_edge.is_empty());
     let mut md = format!(
         "## [ADFJT] Section 6.1: synthetic absolute regression\n\n{}",
         super::report::settings_block(
@@ -388,31 +378,17 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         );
     }
     let extended: Vec<String> = cells.iter().filter(|c| c.extended).map(|c| c.describe()).collect();
-    if !extended.is_empty() {
-        md += &format!("\nThe paper's grid edge won, so the grid was extended, for: {}.\n", extended.join("; "));
-    }
     let still: Vec<String> =
         cells.iter().filter(|c| c.at_edge).map(|c| format!("{} (alpha = {})", c.describe(), c.alpha)).collect();
-    if !still.is_empty() {
-        md += &format!(
-            "\nStep sizes at an edge of the searched grid even after extending it (the method may be under-tuned \
-             there): {}.\n",
-            still.join("; ")
-        );
-    }
+    md += &tuning_paragraphs("The paper's grid edge", &extended.join("; "), &still.join("; "));
     md += &format!("\n{verdict}\n");
-    let panels: Vec<Panel> = EPSILONS
-        .iter()
-        .map(|&e| Panel {
-            title: format!("epsilon = {e}"),
-            key: format!("{e}"),
-            series: cells
-                .iter()
-                .filter(|c| c.method == Method::AdaGrad || c.epsilon == e)
-                .map(|c| Series { label: c.method.name().to_string(), points: c.curve.clone(), band: c.band.clone() })
-                .collect(),
-        })
-        .collect();
+    let panels = Panel::per_epsilon(&EPSILONS, |e| {
+        cells
+            .iter()
+            .filter(|c| c.method == Method::AdaGrad || c.epsilon == e)
+            .map(|c| Series { label: c.method.name().to_string(), points: c.curve.clone(), band: c.band.clone() })
+            .collect()
+    });
     let figure = Figure {
         panels,
         x_label: "iteration".into(),
@@ -423,10 +399,8 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         references: vec![Reference { label: format!("loss at planted x* ({loss_at_x_star:.4})"), y: loss_at_x_star }],
         band_label: Some(format!("min-max over {runs} runs")),
     };
-    let mut files = vec![out.join("adaptive_noise.md")];
-    files.extend(write_figure(out, "adaptive_noise", &figure)?);
-    super::report::write(&files[0], &md)?;
-    Ok(Report { cells, loss_at_x_star, steps, runs, verdict, summary, markdown: md, files })
+    let written = Written::report(out, "adaptive_noise", summary, md, write_figure(out, "adaptive_noise", &figure)?)?;
+    Ok(Report { cells, loss_at_x_star, steps, runs, verdict, written })
 }
 
 /// The least and the greatest of `v`.

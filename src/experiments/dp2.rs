@@ -16,7 +16,8 @@
 //! preconditioner, so DP² can only help when informative words clear that level.
 
 use super::plot::{Figure, Panel, Series, write_figure};
-use super::{EpochCurve, Options, Progress, short};
+use super::report::{reproduced_or_not, tuning_paragraphs, unfair_caveat, verdict_summary};
+use super::{EpochCurve, Options, Progress, Written, median_curve, short};
 use crate::data::sparse::{SparseDataset, bag_of_words};
 use crate::error::Result;
 use crate::loss::Loss;
@@ -28,7 +29,7 @@ use crate::optim::dp2::extra_query::dp2_extra_query;
 use crate::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch_on};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const DELTA: f64 = 1e-5;
 /// DP-SGD's α (and the SGD phase's α1 of the DP² family).
@@ -187,12 +188,8 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// The verdict line.
     pub verdict: String,
-    /// A one-phrase summary for the index.
-    pub summary: String,
-    /// Markdown.
-    pub markdown: String,
-    /// The files written: report, plot, CSV.
-    pub files: Vec<PathBuf>,
+    /// The Markdown, its summary for the index, the files written (report, plot, CSV).
+    pub written: Written,
 }
 
 struct Outcome {
@@ -220,14 +217,12 @@ struct Size {
 /// # Errors
 /// Algorithm or I/O errors.
 pub fn run(options: &Options, out: &Path) -> Result<Report> {
-    let (quick, seed) = (options.quick, options.seed);
     let progress = Progress::new("dp2", options);
-    let size = if quick {
-        Size { n_train: 8000, n_test: 2000, d: 2000, words: 30, epochs: 10, seeds: 3 }
-    } else {
-        Size { n_train: 25_000, n_test: 5000, d: 10_000, words: 60, epochs: 30, seeds: 5 }
-    };
-    let seeds = Seeds::new(seed);
+    let size = options.pick(
+        Size { n_train: 8000, n_test: 2000, d: 2000, words: 30, epochs: 10, seeds: 3 },
+        Size { n_train: 25_000, n_test: 5000, d: 10_000, words: 60, epochs: 30, seeds: 5 },
+    );
+    let seeds = Seeds::new(options.seed);
     let task = bag_of_words(
         size.n_train + size.n_test,
         size.d,
@@ -380,9 +375,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         let results: Vec<Outcome> =
             (0..size.seeds).into_par_iter().map(|r| run_one(m, hyper, 2000 + r, true)).collect::<Result<_>>()?;
         let col = |f: &dyn Fn(&Outcome) -> f64| median(&mut results.iter().map(f).collect::<Vec<_>>());
-        let curve = (0..results[0].curve.len())
-            .map(|i| (results[0].curve[i].0, median(&mut results.iter().map(|o| o.curve[i].1).collect::<Vec<_>>())))
-            .collect();
+        let curve = median_curve(&results, |o| &o.curve);
         rows.push(Row {
             method: m,
             hyper,
@@ -408,31 +401,15 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     let verdict = format!(
         "Paper's ordering (DP2 ahead of DP-RMSProp ~ DP-SGD; variant 2 behind DP2): {}. Median test accuracy: DP2-RMSProp \
          {:.4}, DP-RMSProp {:.4}, DP-SGD {:.4}, variant 2 {:.4} (DP2 ahead: {ahead}; variant 2 behind: {variant2_behind}).{}",
-        if reproduced { "REPRODUCED" } else { "NOT reproduced" },
+        reproduced_or_not(reproduced),
         dp2_best,
         acc(Method::DpRmsProp),
         acc(Method::DpSgd),
         acc(Method::Variant2),
-        if unfair.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " Caveat: the comparison may be unfair to {}, whose step size sits at an edge of the searched grid even \
-                 after extending it (listed above).",
-                unfair.join(", ")
-            )
-        }
+        unfair_caveat(&unfair)
     );
-    let summary = format!(
-        "{}{}",
-        if reproduced { "REPRODUCED" } else { "NOT reproduced" },
-        if unfair.is_empty() { "" } else { " (caveat: step size at a grid edge)" }
-    );
-    let privacy_rows: Vec<_> = super::privacy_table::settings()
-        .iter()
-        .filter(|s| s.name.starts_with("DP2"))
-        .map(super::privacy_table::account)
-        .collect::<Result<_>>()?;
+    let summary = verdict_summary(reproduced, !unfair.is_empty());
+    let privacy_rows = super::privacy_table::account_paper("DP2")?;
     let mut md = format!(
         "## [LZLRMS] Section 5 (DP2 experiments), shrunk\n\n{}### The paper's privacy settings (Poisson RDP; \
          fixed-size batches without replacement under replace-one beside it)\n\n{}\n",
@@ -484,23 +461,14 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         );
     }
     let extended: Vec<&str> = rows.iter().filter(|r| r.extended).map(|r| r.method.name()).collect();
-    if !extended.is_empty() {
-        md += &format!("\nA grid edge won, so the grid was extended, for: {}.\n", extended.join(", "));
-    }
-    if !at_edge.is_empty() {
-        md += &format!(
-            "\nStep sizes at an edge of the searched grid even after extending it (the method may be under-tuned \
-             there): {}.\n",
-            at_edge.iter().map(|m| m.name()).collect::<Vec<_>>().join(", ")
-        );
-    }
+    let at_edge: Vec<&str> = at_edge.iter().map(|m| m.name()).collect();
+    md += &tuning_paragraphs("A grid edge", &extended.join(", "), &at_edge.join(", "));
     md += &format!("\n{verdict}\n");
     let figure = Figure {
-        panels: vec![Panel {
-            title: format!("epsilon = {EPSILON}"),
-            key: format!("{EPSILON}"),
-            series: rows.iter().map(|r| Series::line(r.method.name(), r.curve.clone())).collect(),
-        }],
+        panels: vec![Panel::at_epsilon(
+            EPSILON,
+            rows.iter().map(|r| Series::line(r.method.name(), r.curve.clone())).collect(),
+        )],
         x_label: "epoch".into(),
         y_label: "test accuracy (median)".into(),
         columns: ("epsilon".into(), "epoch".into(), "test_accuracy".into()),
@@ -509,10 +477,8 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         references: Vec::new(),
         band_label: None,
     };
-    let mut files = vec![out.join("dp2.md")];
-    files.extend(write_figure(out, "dp2", &figure)?);
-    super::report::write(&files[0], &md)?;
-    Ok(Report { rows, verdict, summary, markdown: md, files })
+    let written = Written::report(out, "dp2", summary, md, write_figure(out, "dp2", &figure)?)?;
+    Ok(Report { rows, verdict, written })
 }
 
 /// The synthetic task of [`run`] (for benches and tests): n records, d words.

@@ -17,7 +17,10 @@
 //! The accountant's reproduction of the paper's own ε table is `reproduce privacy`.
 
 use super::plot::{Figure, Panel, Reference, Series, write_figure};
-use super::{EpochCurve, Options, Progress, short as fmt_rate, tune_extending};
+use super::report::{reproduced_or_not, tuning_paragraphs, unfair_caveat, verdict_summary};
+use super::{
+    EpochCurve, Options, Progress, Written, median_curve, median_over_runs, short as fmt_rate, tune_extending,
+};
 use crate::error::Result;
 use crate::model::synthetic::gaussian_classes;
 use crate::model::{Mlp, Model};
@@ -25,7 +28,7 @@ use crate::optim::Privacy;
 use crate::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The paper's budgets (σ = 2, 4, 8 on its MNIST setting).
 pub const EPSILONS: [f64; 3] = [1.22, 0.57, 0.28];
@@ -101,12 +104,8 @@ pub struct Report {
     pub chance_accuracy: f64,
     /// The verdict line.
     pub verdict: String,
-    /// A one-phrase summary for the index.
-    pub summary: String,
-    /// Markdown.
-    pub markdown: String,
-    /// The files written: report, plot, CSV.
-    pub files: Vec<PathBuf>,
+    /// The Markdown, its summary for the index, the files written (report, plot, CSV).
+    pub written: Written,
 }
 
 use super::median;
@@ -116,14 +115,12 @@ use super::median;
 /// # Errors
 /// Algorithm or I/O errors.
 pub fn run(options: &Options, out: &Path) -> Result<Report> {
-    let (quick, seed) = (options.quick, options.seed);
     let progress = Progress::new("dpagd", options);
-    let size = if quick {
-        Size { n_train: 6000, n_test: 2000, d: 20, hidden: 32, epochs: 8, seeds: 3 }
-    } else {
-        Size { n_train: 20000, n_test: 5000, d: 40, hidden: 64, epochs: 20, seeds: 5 }
-    };
-    let seeds = Seeds::new(seed);
+    let size = options.pick(
+        Size { n_train: 6000, n_test: 2000, d: 20, hidden: 32, epochs: 8, seeds: 3 },
+        Size { n_train: 20000, n_test: 5000, d: 40, hidden: 64, epochs: 20, seeds: 5 },
+    );
+    let seeds = Seeds::new(options.seed);
     let separation = 2.5;
     let all =
         gaussian_classes(size.n_train + size.n_test, size.d, CLASSES, separation, &mut seeds.stream(Stream::Data))?;
@@ -171,11 +168,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
             // beyond the paper's grid where its edge wins (an under-tuned method makes an unfair
             // comparison)
             let tuned = tune_extending(&STEP_GRID, 10f64.sqrt(), MAX_EXTENSIONS, |lr| {
-                let mut l: Vec<f64> = (0..size.seeds)
-                    .into_par_iter()
-                    .map(|r| run_one(m, eps, lr, 1000 + r as u64, false).map(|x| x.train_loss))
-                    .collect::<Result<_>>()?;
-                Ok(median(&mut l))
+                median_over_runs(size.seeds as u64, |r| run_one(m, eps, lr, 1000 + r, false).map(|x| x.train_loss))
             })?;
             let lr = tuned.value;
             progress.say(format!(
@@ -198,13 +191,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
                 let mut v: Vec<f64> = results.iter().map(f).collect();
                 median(&mut v)
             };
-            let npts = results[0].curve.len();
-            let curve = (0..npts)
-                .map(|i| {
-                    let mut v: Vec<f64> = results.iter().map(|r| r.curve[i].1).collect();
-                    (results[0].curve[i].0, median(&mut v))
-                })
-                .collect();
+            let curve = median_curve(&results, |r| &r.curve);
             cells.push(Cell {
                 method: m,
                 epsilon: eps,
@@ -236,32 +223,16 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         "Paper's claim (the adaptive methods ahead of DP-SGD, most at epsilon = 0.28): {}. Best adaptive minus DP-SGD \
          test accuracy at epsilon = 1.22, 0.57, 0.28: {:+.4}, {:+.4}, {:+.4} (ahead at every epsilon: {ahead}; largest at \
          0.28: {most_at_smallest}).{}",
-        if reproduced { "REPRODUCED" } else { "NOT reproduced" },
+        reproduced_or_not(reproduced),
         leads[0],
         leads[1],
         leads[2],
-        if edge_methods.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " Caveat: the comparison may be unfair to {}, whose step size sits at an edge of the searched grid \
-                 even after extending it (listed above).",
-                edge_methods.join(", ")
-            )
-        }
+        unfair_caveat(&edge_methods)
     );
-    let summary = format!(
-        "{}{}",
-        if reproduced { "REPRODUCED" } else { "NOT reproduced" },
-        if edge_methods.is_empty() { "" } else { " (caveat: step size at a grid edge)" }
-    );
+    let summary = verdict_summary(reproduced, !edge_methods.is_empty());
     let chance_accuracy = majority_share(test.labels());
     // The paper's own privacy table, re-accounted (classic conversion: the paper's numbers).
-    let rows: Vec<_> = super::privacy_table::settings()
-        .iter()
-        .filter(|s| s.name.starts_with("ZCHWB"))
-        .map(super::privacy_table::account)
-        .collect::<Result<_>>()?;
+    let rows = super::privacy_table::account_paper("ZCHWB")?;
     let mut md = format!(
         "## [ZCHWB] Section 5 (DPAGD experiments), shrunk\n\n{}### The paper's privacy table (q = 128/60000, T = \
          46875, delta = 1e-5)\n\n{}\n",
@@ -313,29 +284,11 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         .filter(|c| c.extended)
         .map(|c| format!("{} at epsilon = {}", c.method.name(), c.epsilon))
         .collect();
-    if !extended.is_empty() {
-        md += &format!("\nThe paper's grid edge won, so the grid was extended, for: {}.\n", extended.join("; "));
-    }
-    if !at_edge.is_empty() {
-        md += &format!(
-            "\nStep sizes at an edge of the searched grid even after extending it (the method may be under-tuned \
-             there): {}.\n",
-            at_edge.join("; ")
-        );
-    }
+    md += &tuning_paragraphs("The paper's grid edge", &extended.join("; "), &at_edge.join("; "));
     md += &format!("\n{verdict}\n");
-    let panels: Vec<Panel> = EPSILONS
-        .iter()
-        .map(|&e| Panel {
-            title: format!("epsilon = {e}"),
-            key: format!("{e}"),
-            series: cells
-                .iter()
-                .filter(|c| c.epsilon == e)
-                .map(|c| Series::line(c.method.name(), c.curve.clone()))
-                .collect(),
-        })
-        .collect();
+    let panels = Panel::per_epsilon(&EPSILONS, |e| {
+        cells.iter().filter(|c| c.epsilon == e).map(|c| Series::line(c.method.name(), c.curve.clone())).collect()
+    });
     let figure = Figure {
         panels,
         x_label: "epoch".into(),
@@ -349,10 +302,8 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         }],
         band_label: None,
     };
-    let mut files = vec![out.join("dpagd.md")];
-    files.extend(write_figure(out, "dpagd", &figure)?);
-    super::report::write(&files[0], &md)?;
-    Ok(Report { cells, chance_accuracy, verdict, summary, markdown: md, files })
+    let written = Written::report(out, "dpagd", summary, md, write_figure(out, "dpagd", &figure)?)?;
+    Ok(Report { cells, chance_accuracy, verdict, written })
 }
 
 /// The share of the most frequent label: the accuracy of always predicting it.

@@ -27,7 +27,7 @@
 pub use super::fit::ols_slope;
 use super::fit::{Claim, Slope, mean, mean_interval, predicted_slope, quantile};
 use super::plot::{Figure, Panel, Reference, Series, write_figure};
-use super::{Options, Progress, tune_extending};
+use super::{Options, Progress, Written, tune_extending};
 use crate::bounds::l1::md_private_term_unit_constant;
 use crate::bounds::l1::theorem6_rate_unit_constant;
 use crate::data::l1_problems::LeastSquaresL1;
@@ -40,7 +40,7 @@ use crate::optim::{NoTrace, Privacy, SelectionMechanism};
 use crate::rng::{Seeds, Stream};
 use rand::RngExt;
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The radius of the l1 ball.
 pub const RADIUS: f64 = 1.0;
@@ -154,22 +154,36 @@ pub struct Point {
     pub d: usize,
     /// ε.
     pub epsilon: f64,
-    /// Algorithm 1's excess risk per seed.
-    pub md: Vec<f64>,
-    /// Algorithm 3's excess risk per seed.
-    pub fw: Vec<f64>,
-    /// Algorithm 1's tuned step size.
-    pub md_eta: f64,
+    /// Algorithm 1 (noisy mirror descent).
+    pub md: MirrorDescentAt,
+    /// Algorithm 3 (Frank–Wolfe).
+    pub fw: FrankWolfeAt,
+}
+
+/// Algorithm 1 at one grid point.
+#[derive(Debug, Clone)]
+pub struct MirrorDescentAt {
+    /// The excess risk per seed.
+    pub excess: Vec<f64>,
+    /// The tuned step size.
+    pub eta: f64,
     /// It is still at an edge of the searched grid.
-    pub md_eta_at_edge: bool,
-    /// Algorithm 3's tuned T and its b.
-    pub fw_t: u32,
-    /// b.
-    pub fw_b: usize,
-    /// Algorithm 1's noise multiplier.
-    pub md_sigma: f64,
-    /// Algorithm 3's ε by its ledger (max over the reported runs).
-    pub fw_epsilon: f64,
+    pub eta_at_edge: bool,
+    /// The noise multiplier.
+    pub sigma: f64,
+}
+
+/// Algorithm 3 at one grid point.
+#[derive(Debug, Clone)]
+pub struct FrankWolfeAt {
+    /// The excess risk per seed.
+    pub excess: Vec<f64>,
+    /// The tuned T.
+    pub phases_t: u32,
+    /// Its batch b.
+    pub batch_b: usize,
+    /// ε by the ledger (max over the reported runs).
+    pub epsilon: f64,
 }
 
 /// Log–log slopes of MD, FW and (MD − FW), with seeds resampled within every point (the same
@@ -180,19 +194,19 @@ fn fit(points: &[Point], seeds: Seeds) -> (Slope, Slope, Slope) {
         let ly: Vec<f64> = points.iter().map(|p| f(p).ln()).collect();
         ols_slope(&lx, &ly)
     };
-    let md = slope_of(&|p| mean(&p.md));
-    let fw = slope_of(&|p| mean(&p.fw));
+    let md = slope_of(&|p| mean(&p.md.excess));
+    let fw = slope_of(&|p| mean(&p.fw.excess));
     let mut rng = seeds.stream(Stream::Other(0x6c31));
     let (mut bm, mut bf, mut bd) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..BOOTSTRAP {
         let (mut ym, mut yf) = (Vec::new(), Vec::new());
         for p in points {
-            let k = p.md.len();
+            let k = p.md.excess.len();
             let (mut sm, mut sf) = (0.0, 0.0);
             for _ in 0..k {
                 let i = rng.random_range(0..k);
-                sm += p.md[i];
-                sf += p.fw[i];
+                sm += p.md.excess[i];
+                sf += p.fw.excess[i];
             }
             ym.push((sm / k as f64).ln());
             yf.push((sf / k as f64).ln());
@@ -248,32 +262,31 @@ fn fw_excess(p: &(LeastSquaresL1, f64), epsilon: f64, phases_t: u32, s: Seeds) -
     Ok((p.0.population_loss(&run.run.x) - p.1, run.run.privacy.epsilon.unwrap_or(f64::NAN)))
 }
 
+/// The mean over the tuning problems (problem r with seeds `s.child(1000 + r)`) of a method's
+/// excess risk, the first of what `excess` returns.
+fn tuning_mean(
+    tuning: &[(LeastSquaresL1, f64)],
+    s: Seeds,
+    excess: impl Fn(&(LeastSquaresL1, f64), Seeds) -> Result<(f64, f64)> + Sync,
+) -> Result<f64> {
+    let v: Vec<f64> = tuning
+        .par_iter()
+        .enumerate()
+        .map(|(r, p)| excess(p, s.child(1000 + r as u64)).map(|e| e.0))
+        .collect::<Result<_>>()?;
+    Ok(mean(&v))
+}
+
 /// Runs one grid point: tunes MD's step size and FW's T on tuning seeds (the same data for
 /// both), then the reported seeds.
 fn run_point(x: f64, n: usize, d: usize, epsilon: f64, tune_seeds: usize, seeds_n: usize, s: Seeds) -> Result<Point> {
     let tuning: Vec<_> =
         (0..tune_seeds).into_par_iter().map(|r| problem(n, d, s.child(1000 + r as u64))).collect::<Result<_>>()?;
-    let md_score = |eta: f64| -> Result<f64> {
-        let v: Vec<f64> = tuning
-            .par_iter()
-            .enumerate()
-            .map(|(r, p)| md_excess(p, epsilon, eta, s.child(1000 + r as u64)).map(|e| e.0))
-            .collect::<Result<_>>()?;
-        Ok(mean(&v))
-    };
+    let md_score = |eta: f64| tuning_mean(&tuning, s, |p, s| md_excess(p, epsilon, eta, s));
     let tuned = tune_extending(&STEP_GRID, 10f64.sqrt(), MAX_EXTENSIONS, md_score)?;
     let ts: Vec<u32> = (1..=MAX_PHASES).filter(|&t| fw_batch(n, t) >= 1usize << t).collect();
-    let fw_scores: Vec<f64> = ts
-        .par_iter()
-        .map(|&t| {
-            let v: Vec<f64> = tuning
-                .iter()
-                .enumerate()
-                .map(|(r, p)| fw_excess(p, epsilon, t, s.child(1000 + r as u64)).map(|e| e.0))
-                .collect::<Result<_>>()?;
-            Ok(mean(&v))
-        })
-        .collect::<Result<_>>()?;
+    let fw_scores: Vec<f64> =
+        ts.par_iter().map(|&t| tuning_mean(&tuning, s, |p, s| fw_excess(p, epsilon, t, s))).collect::<Result<_>>()?;
     let best = (0..ts.len()).min_by(|&a, &b| fw_scores[a].total_cmp(&fw_scores[b])).expect("invariant: some T fits");
     let fw_t = ts[best];
     let runs: Vec<_> = (0..seeds_n)
@@ -289,14 +302,18 @@ fn run_point(x: f64, n: usize, d: usize, epsilon: f64, tune_seeds: usize, seeds_
         n,
         d,
         epsilon,
-        md: runs.iter().map(|r| r.0.0).collect(),
-        fw: runs.iter().map(|r| r.1.0).collect(),
-        md_eta: tuned.value,
-        md_eta_at_edge: tuned.at_edge,
-        fw_t,
-        fw_b: fw_batch(n, fw_t),
-        md_sigma: runs[0].0.1,
-        fw_epsilon: runs.iter().map(|r| r.1.1).fold(0.0, f64::max),
+        md: MirrorDescentAt {
+            excess: runs.iter().map(|r| r.0.0).collect(),
+            eta: tuned.value,
+            eta_at_edge: tuned.at_edge,
+            sigma: runs[0].0.1,
+        },
+        fw: FrankWolfeAt {
+            excess: runs.iter().map(|r| r.1.0).collect(),
+            phases_t: fw_t,
+            batch_b: fw_batch(n, fw_t),
+            epsilon: runs.iter().map(|r| r.1.1).fold(0.0, f64::max),
+        },
     })
 }
 
@@ -311,12 +328,8 @@ pub struct Report {
     pub sweeps: Vec<(String, Vec<Point>)>,
     /// The claims, in order.
     pub claims: Vec<Claim>,
-    /// A one-phrase summary for the index.
-    pub summary: String,
-    /// Markdown.
-    pub markdown: String,
-    /// The files written: report, then each plot and its CSV.
-    pub files: Vec<PathBuf>,
+    /// The Markdown, its summary for the index, the files written (report, then each plot and its CSV).
+    pub written: Written,
 }
 
 fn table(title: &str, var: &str, points: &[Point]) -> String {
@@ -331,15 +344,15 @@ fn table(title: &str, var: &str, points: &[Point]) -> String {
             p.n,
             p.d,
             p.epsilon,
-            mean(&p.md),
-            super::short(p.md_eta),
-            if p.md_eta_at_edge { " **edge**" } else { "" },
-            p.md_sigma,
-            mean(&p.fw),
-            p.fw_t,
-            (1u64 << (p.fw_t + 1)) - 2,
-            p.fw_b,
-            p.fw_epsilon
+            mean(&p.md.excess),
+            super::short(p.md.eta),
+            if p.md.eta_at_edge { " **edge**" } else { "" },
+            p.md.sigma,
+            mean(&p.fw.excess),
+            p.fw.phases_t,
+            (1u64 << (p.fw.phases_t + 1)) - 2,
+            p.fw.batch_b,
+            p.fw.epsilon
         );
     }
     md + "\n"
@@ -357,8 +370,8 @@ fn panel(
         points: points.iter().map(|p| (x(p), mean(f(p)))).collect(),
         band: points.iter().map(|p| mean_interval(f(p), BOOTSTRAP, rng)).collect(),
     };
-    let md = series("mirror descent (Alg. 1)", &|p| &p.md, rng);
-    let fw = series("Frank-Wolfe (Alg. 3, pure eps)", &|p| &p.fw, rng);
+    let md = series("mirror descent (Alg. 1)", &|p| &p.md.excess, rng);
+    let fw = series("Frank-Wolfe (Alg. 3, pure eps)", &|p| &p.fw.excess, rng);
     Panel { title, key, series: vec![md, fw] }
 }
 
@@ -554,22 +567,13 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         "log2_d",
     );
     let fig_n = figure(
-        vec![
-            panel(
-                format!("d = {}, epsilon = {}", size.d_b, size.eps_b[0]),
-                format!("{}", size.eps_b[0]),
-                &b_hi,
-                |p| p.x.log2(),
-                &mut rng,
-            ),
-            panel(
-                format!("d = {}, epsilon = {}", size.d_b, size.eps_b[1]),
-                format!("{}", size.eps_b[1]),
-                &b_lo,
-                |p| p.x.log2(),
-                &mut rng,
-            ),
-        ],
+        size.eps_b
+            .iter()
+            .zip([&b_hi, &b_lo])
+            .map(|(e, points)| {
+                panel(format!("d = {}, epsilon = {e}", size.d_b), format!("{e}"), points, |p| p.x.log2(), &mut rng)
+            })
+            .collect(),
         "log2 n",
         "epsilon",
         "log2_n",
@@ -580,19 +584,18 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         "sweep",
         "log2_epsilon",
     );
-    let mut files = vec![out.join("l1.md")];
-    files.extend(write_figure(out, "l1-d", &fig_d)?);
-    files.extend(write_figure(out, "l1-n", &fig_n)?);
-    files.extend(write_figure(out, "l1-eps", &fig_e)?);
+    let mut figures = write_figure(out, "l1-d", &fig_d)?;
+    figures.extend(write_figure(out, "l1-n", &fig_n)?);
+    figures.extend(write_figure(out, "l1-eps", &fig_e)?);
     md += "Plots (log y; x is log2 of the parameter): `l1-d.svg`, `l1-n.svg`, `l1-eps.svg`, each with its CSV.\n";
-    super::report::write(&files[0], &md)?;
+    let written = Written::report(out, "l1", summary, md, figures)?;
     let sweeps = vec![
         ("a".to_string(), a),
         (format!("b-{}", size.eps_b[0]), b_hi),
         (format!("b-{}", size.eps_b[1]), b_lo),
         ("c".to_string(), c),
     ];
-    Ok(Report { sweeps, claims, summary, markdown: md, files })
+    Ok(Report { sweeps, claims, written })
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ pub mod privacy_table;
 pub mod report;
 pub mod sparse;
 
-pub use report::{Options, Outcome, Progress, check_output_dir, write_index};
+pub use report::{Options, Outcome, Progress, Written, check_output_dir, write_index};
 
 use crate::error::{Error, Result};
 use rayon::prelude::*;
@@ -33,34 +33,16 @@ pub const NAMES_CONSTRAINT: &str = "one of: privacy, adaptive-noise, dpagd, dp2,
 /// `InvalidParameter` for an unknown name; the experiment's algorithm or I/O errors.
 pub fn run_named(name: &str, options: &Options, out: &Path) -> Result<Outcome> {
     let start = std::time::Instant::now();
-    let (name, markdown, summary, files) = match name {
-        "privacy" => {
-            let r = privacy_table::run(options, out)?;
-            ("privacy", r.markdown, r.summary, r.files)
-        }
-        "adaptive-noise" => {
-            let r = adaptive_noise::run(options, out)?;
-            ("adaptive-noise", r.markdown, r.summary, r.files)
-        }
-        "dpagd" => {
-            let r = dpagd::run(options, out)?;
-            ("dpagd", r.markdown, r.summary, r.files)
-        }
-        "dp2" => {
-            let r = dp2::run(options, out)?;
-            ("dp2", r.markdown, r.summary, r.files)
-        }
-        "l1" => {
-            let r = l1::run(options, out)?;
-            ("l1", r.markdown, r.summary, r.files)
-        }
-        "sparse" => {
-            let r = sparse::run(options, out)?;
-            ("sparse", r.markdown, r.summary, r.files)
-        }
+    let (name, written) = match name {
+        "privacy" => ("privacy", privacy_table::run(options, out)?.written),
+        "adaptive-noise" => ("adaptive-noise", adaptive_noise::run(options, out)?.written),
+        "dpagd" => ("dpagd", dpagd::run(options, out)?.written),
+        "dp2" => ("dp2", dp2::run(options, out)?.written),
+        "l1" => ("l1", l1::run(options, out)?.written),
+        "sparse" => ("sparse", sparse::run(options, out)?.written),
         other => return Err(Error::invalid("experiment", other, NAMES_CONSTRAINT)),
     };
-    Ok(Outcome { name, markdown, summary, files, seconds: start.elapsed().as_secs_f64() })
+    Ok(written.outcome(name, start.elapsed().as_secs_f64()))
 }
 
 /// The median of `v` (sorted in place; the mean of the two middle values for even lengths).
@@ -103,6 +85,28 @@ pub(crate) fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     let m = v.len() / 2;
     if v.len() % 2 == 1 { v[m] } else { 0.5 * (v[m - 1] + v[m]) }
+}
+
+/// The median of `score(r)` over the runs `r = 0..runs` (scored in parallel): a step size's
+/// score on its tuning runs.
+///
+/// # Errors
+/// The first run's error, if any.
+pub(crate) fn median_over_runs(runs: u64, score: impl Fn(u64) -> Result<f64> + Sync + Send) -> Result<f64> {
+    let mut v: Vec<f64> = (0..runs).into_par_iter().map(score).collect::<Result<_>>()?;
+    Ok(median(&mut v))
+}
+
+/// The pointwise median of the curves `curve(r)` of `results`, which share their x values (the
+/// first result's).
+pub(crate) fn median_curve<T>(results: &[T], curve: impl Fn(&T) -> &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let first = curve(&results[0]);
+    (0..first.len())
+        .map(|i| {
+            let mut v: Vec<f64> = results.iter().map(|r| curve(r)[i].1).collect();
+            (first[i].0, median(&mut v))
+        })
+        .collect()
 }
 
 /// `v` to 4 significant digits, written shortest (step sizes on a grid extended by √10 factors

@@ -46,6 +46,18 @@ pub struct Panel {
     pub series: Vec<Series>,
 }
 
+impl Panel {
+    /// The panel of privacy level ε: titled "epsilon = ε", keyed "ε" in the CSV.
+    pub fn at_epsilon(epsilon: f64, series: Vec<Series>) -> Self {
+        Panel { title: format!("epsilon = {epsilon}"), key: format!("{epsilon}"), series }
+    }
+
+    /// One [`Panel::at_epsilon`] per ε of `epsilons`, with the curves `series(ε)`.
+    pub fn per_epsilon(epsilons: &[f64], series: impl Fn(f64) -> Vec<Series>) -> Vec<Panel> {
+        epsilons.iter().map(|&e| Panel::at_epsilon(e, series(e))).collect()
+    }
+}
+
 /// A horizontal reference line drawn across every panel.
 #[derive(Debug, Clone)]
 pub struct Reference {

@@ -200,6 +200,14 @@ fn epsilon(
     acc.epsilon(delta, c)
 }
 
+/// Accounts the settings of one paper: those whose name starts with `key` (e.g. "DP2").
+///
+/// # Errors
+/// Accountant errors.
+pub fn account_paper(key: &str) -> Result<Vec<Row>> {
+    settings().iter().filter(|s| s.name.starts_with(key)).map(account).collect()
+}
+
 /// Accounts one setting.
 ///
 /// # Errors
@@ -280,12 +288,9 @@ pub fn markdown(rows: &[Row]) -> String {
 pub struct Report {
     /// The accounted rows.
     pub rows: Vec<Row>,
-    /// The Markdown report (settings block and table).
-    pub markdown: String,
-    /// A one-phrase summary for the index.
-    pub summary: String,
-    /// The files written (`privacy.md`).
-    pub files: Vec<std::path::PathBuf>,
+    /// The Markdown report (settings block and table), its summary for the index, the file written
+    /// (`privacy.md`).
+    pub written: super::Written,
 }
 
 /// Accounts every setting and writes `privacy.md` under `out`.
@@ -309,6 +314,5 @@ pub fn run(options: &super::Options, out: &std::path::Path) -> Result<Report> {
         ),
         markdown(&rows)
     );
-    let files = vec![super::report::write(&out.join("privacy.md"), &markdown)?];
-    Ok(Report { rows, markdown, summary, files })
+    Ok(Report { rows, written: super::Written::report(out, "privacy", summary, markdown, Vec::new())? })
 }

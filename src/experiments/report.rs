@@ -22,6 +22,11 @@ impl Options {
     pub fn new(quick: bool, seed: u64) -> Self {
         Options { quick, seed, progress: false }
     }
+
+    /// `quick` under `--quick`, else `full` (a size, a count, a grid).
+    pub fn pick<T>(&self, quick: T, full: T) -> T {
+        if self.quick { quick } else { full }
+    }
 }
 
 /// Progress lines on stderr (`[experiment  12.3 s] message`), or nothing when disabled.
@@ -107,6 +112,47 @@ pub fn settings_block(experiment: &str, options: &Options, delta: &str, repetiti
     )
 }
 
+/// The verdict's first words: "REPRODUCED" or "NOT reproduced".
+pub(crate) fn reproduced_or_not(reproduced: bool) -> &'static str {
+    if reproduced { "REPRODUCED" } else { "NOT reproduced" }
+}
+
+/// The summary for the index: [`reproduced_or_not`], with a caveat when a compared step size is
+/// still at an edge of its searched grid.
+pub(crate) fn verdict_summary(reproduced: bool, edge_caveat: bool) -> String {
+    format!("{}{}", reproduced_or_not(reproduced), if edge_caveat { " (caveat: step size at a grid edge)" } else { "" })
+}
+
+/// The sentence ending a verdict when the compared `methods` have a step size still at an edge
+/// of the searched grid (listed in the report), or nothing.
+pub(crate) fn unfair_caveat(methods: &[&str]) -> String {
+    if methods.is_empty() {
+        return String::new();
+    }
+    format!(
+        " Caveat: the comparison may be unfair to {}, whose step size sits at an edge of the searched grid even after \
+         extending it (listed above).",
+        methods.join(", ")
+    )
+}
+
+/// The step-size search's paragraphs: the grids extended because `edge` (e.g. "The paper's grid
+/// edge") won, and the step sizes still at an edge of what was searched (each list joined; empty:
+/// none, and no paragraph).
+pub(crate) fn tuning_paragraphs(edge: &str, extended: &str, at_edge: &str) -> String {
+    let mut md = String::new();
+    if !extended.is_empty() {
+        md += &format!("\n{edge} won, so the grid was extended, for: {extended}.\n");
+    }
+    if !at_edge.is_empty() {
+        md += &format!(
+            "\nStep sizes at an edge of the searched grid even after extending it (the method may be under-tuned \
+             there): {at_edge}.\n"
+        );
+    }
+    md
+}
+
 /// Checks that `out` is a directory reports can be written to, before any work: creates it (and
 /// its parents), then creates and removes a probe file in it.
 ///
@@ -135,6 +181,36 @@ pub fn check_output_dir(out: &Path) -> Result<()> {
 pub fn write(path: &Path, text: &str) -> Result<PathBuf> {
     std::fs::write(path, text).map_err(|e| Error::Io { path: path.display().to_string(), message: e.to_string() })?;
     Ok(path.to_path_buf())
+}
+
+/// What every experiment's report carries for `reproduce` and the index: the Markdown, a
+/// one-phrase summary and the files written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    /// A one-phrase summary for the index.
+    pub summary: String,
+    /// The Markdown report (also written to the first of `files`).
+    pub markdown: String,
+    /// The files written, report first.
+    pub files: Vec<PathBuf>,
+}
+
+impl Written {
+    /// Writes `markdown` to `<out>/<stem>.md`; the files are that report, then `figures` (each plot
+    /// and its CSV, already written).
+    ///
+    /// # Errors
+    /// `Io` naming the report's path.
+    pub fn report(out: &Path, stem: &str, summary: String, markdown: String, figures: Vec<PathBuf>) -> Result<Self> {
+        let mut files = vec![write(&out.join(format!("{stem}.md")), &markdown)?];
+        files.extend(figures);
+        Ok(Written { summary, markdown, files })
+    }
+
+    /// The [`Outcome`] of experiment `name`, which took `seconds`.
+    pub fn outcome(self, name: &'static str, seconds: f64) -> Outcome {
+        Outcome { name, markdown: self.markdown, summary: self.summary, files: self.files, seconds }
+    }
 }
 
 /// What one experiment of a `reproduce` run produced.

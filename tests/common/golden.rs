@@ -45,3 +45,36 @@ pub fn assert_two_sided(ours: f64, reference: f64, rtol: f64, label: &str) {
         (ours - reference) / reference
     );
 }
+
+/// `v` rounded to 10 significant digits (the golden snapshots' precision), as JSON; 0 and
+/// non-finite values as they are.
+pub fn round(v: f64) -> Value {
+    if v == 0.0 || !v.is_finite() {
+        return serde_json::json!(v);
+    }
+    serde_json::json!(format!("{v:.9e}").parse::<f64>().unwrap())
+}
+
+/// Every entry of `xs` through [`round`], as a JSON array.
+pub fn rounded(xs: &[f64]) -> Value {
+    Value::Array(xs.iter().map(|&v| round(v)).collect())
+}
+
+/// The snapshot of a seeded run: its output and last iterates, steps, events and (ε, σ).
+pub fn run_summary(run: &dpref::optim::Run) -> Value {
+    serde_json::json!({
+        "x": rounded(&run.x),
+        "x_last": rounded(&run.x_last),
+        "steps": run.steps,
+        "events": format!("{:?}", run.events.as_event()),
+        "epsilon": run.privacy.epsilon.map(round),
+        "sigma": round(run.privacy.sigma),
+    })
+}
+
+/// Asserts `v` against the insta snapshot `golden/optim/<name>.snap`.
+pub fn snapshot(name: &str, v: Value) {
+    insta::with_settings!({ snapshot_path => "../../golden/optim", prepend_module_to_snapshot => false }, {
+        insta::assert_json_snapshot!(name, v);
+    });
+}

@@ -11,3 +11,4 @@ pub mod golden;
 pub mod l1_data;
 pub mod sparse_data;
 pub mod stat;
+pub mod strategies;

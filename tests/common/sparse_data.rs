@@ -42,3 +42,12 @@ pub fn sparse_rows_from(r: &mut DpRng, n: usize, d: usize, s: usize, l: f64) -> 
     }
     (rows, dense)
 }
+
+/// n random s-sparse rows of dimension d and ℓ2 norm 1 (through [`sparse_rows_from`]), then n
+/// labels ±1 (fair coins), all drawn from the data stream of `Seeds::new(seed)`.
+pub fn labelled_sparse_dataset(seed: u64, n: usize, d: usize, s: usize) -> dpref::data::sparse::SparseDataset {
+    let mut r = dpref::rng::Seeds::new(seed).stream(dpref::rng::Stream::Data);
+    let (rows, _) = sparse_rows_from(&mut r, n, d, s, 1.0);
+    let labels = (0..n).map(|_| if r.random::<bool>() { 1.0 } else { -1.0 }).collect();
+    dpref::data::sparse::SparseDataset::from_rows(&rows, labels, d).unwrap()
+}

@@ -217,7 +217,7 @@ pub(crate) fn account(args: &AccountArgs) -> CliResult<String> {
     let event = req.event(args.sigma)?;
     let bound = req.settings.epsilon(&event, req.delta)?;
     let eps = finite_epsilon(bound.epsilon, args.sigma, req.delta)?;
-    if args.mech.json {
+    if args.mech.output.json {
         let mut v = req.json_common(args.sigma);
         v["epsilon"] = json!(eps);
         v["order"] = json!(bound.order);
@@ -255,7 +255,7 @@ pub(crate) fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
     };
     let by =
         if pld { "PLD upper bound".to_string() } else { format!("RDP, {} conversion", req.settings.conversion.name()) };
-    if args.mech.json {
+    if args.mech.output.json {
         let mut v = req.json_common(c.noise_multiplier);
         v["epsilon"] = json!(c.epsilon);
         v["target_epsilon"] = json!(args.target_epsilon);

@@ -75,9 +75,8 @@ pub(crate) struct MechanismArgs {
     /// by 0.1, 11..64, 72..1024.
     #[arg(long, value_delimiter = ',')]
     pub(crate) orders: Option<Vec<f64>>,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) output: crate::flags::OutputArgs,
 }
 
 #[derive(Args)]

@@ -32,7 +32,7 @@ pub(crate) fn account_pld(args: &AccountArgs, req: &Request, with_rdp: bool) -> 
     };
     // Every number here is an upper bound on the true ε; the smallest one is the answer.
     let epsilon = rdp.map_or(b.upper, |(r, _)| r.min(b.upper));
-    if args.mech.json {
+    if args.mech.output.json {
         let mut v = req.json_common(args.sigma);
         v["accountant"] = json!(if with_rdp { "all" } else { "pld" });
         v["epsilon"] = json!(epsilon);

@@ -53,9 +53,8 @@ pub(crate) struct AuditSamplesArgs {
     /// Seed of the split.
     #[arg(long, default_value_t = 0, value_parser = whole_u64)]
     pub(crate) seed: u64,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) output: crate::flags::OutputArgs,
 }
 
 /// Exit code 3: the audit found a violation of the claimed guarantee.
@@ -123,7 +122,7 @@ pub(crate) fn audit_samples(args: &AuditSamplesArgs) -> CliResult<(String, bool)
     let (a, b) = (audit_column(&args.a, column)?, audit_column(&args.b, column)?);
     let r = epsilon_lower_bound(&a, &b, &settings)?;
     let violation = args.claimed_epsilon.is_some_and(|c| r.epsilon > c);
-    if args.json {
+    if args.output.json {
         let v = json!({
             "epsilon_lower_bound": r.epsilon,
             "confidence": r.confidence,

@@ -34,9 +34,8 @@ pub(crate) struct AuditAccountantArgs {
     /// REPLACE_ONE).
     #[arg(long, value_enum, default_value = "add-remove")]
     pub(crate) neighbouring: NeighbouringArg,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) output: crate::flags::OutputArgs,
 }
 
 pub(crate) fn audit_accountant(args: &AuditAccountantArgs) -> CliResult<(String, bool)> {
@@ -53,7 +52,7 @@ pub(crate) fn audit_accountant(args: &AuditAccountantArgs) -> CliResult<(String,
     };
     let v = audit_claim(&event, c, args.delta, neighbouring)?;
     let violation = v.verdict == Verdict::UnderReports;
-    if args.json {
+    if args.output.json {
         let out = json!({
             "epsilon_lower": v.lower,
             "lower_source": v.lower_source.name(),

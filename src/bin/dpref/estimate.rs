@@ -51,9 +51,8 @@ pub(crate) struct EstimateMeanArgs {
     /// Seed of the noise.
     #[arg(long, default_value_t = 0, value_parser = whole_u64)]
     pub(crate) seed: u64,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) output: crate::flags::OutputArgs,
     /// The estimator (default: projection).
     #[arg(long, value_enum)]
     pub(crate) method: Option<Method>,
@@ -178,7 +177,7 @@ fn print(args: &EstimateMeanArgs, run: &Estimate, n: usize, d: usize) -> CliResu
     let epsilon = run.epsilon.ok_or_else(|| usage("the mechanism reported no epsilon"))?;
     let delta = run.delta.unwrap_or(args.delta);
     let noise = run.noise;
-    if args.json {
+    if args.output.json {
         let mut v = json!({
             "method": run.method,
             "noise": noise,

@@ -128,6 +128,14 @@ pub(crate) fn whole_usize(text: &str) -> std::result::Result<usize, String> {
     whole_in_range(text, usize::MAX)
 }
 
+/// `--json`, the output format of every subcommand that prints one result.
+#[derive(clap::Args)]
+pub(crate) struct OutputArgs {
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
 /// The flag of `dpref run` that sets each [`dpref::optim::RunSpec`] parameter: the one place where
 /// the library's parameter names become the CLI's spelling.
 const RUN_FLAGS: &[(&str, &str)] = &[

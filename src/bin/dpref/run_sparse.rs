@@ -90,15 +90,15 @@ fn to_spec(args: &RunArgs, algorithm: SparseAlgorithm) -> CliResult<SparseRunSpe
         (false, None, None) => SparseStepSize::Fixed(args.learning_rate),
         (false, _, _) => return Err(usage("--initial-gap and --smoothness apply with --theorem-step only")),
     };
-    (spec.beta, spec.seed) = (sparse.beta, args.seed);
-    spec.score = match (sparse.selection_score, sparse.loss_range) {
+    (spec.boosting.beta, spec.seed) = (sparse.beta, args.seed);
+    spec.boosting.score = match (sparse.selection_score, sparse.loss_range) {
         (Some(ScoreArg::Risk), Some(range_b)) => Some(SelectionScore::EmpiricalRisk { range_b }),
         (Some(ScoreArg::Risk), None) => return Err(usage("--selection-score risk needs --loss-range B")),
         (_, Some(_)) => return Err(usage("--loss-range applies to --selection-score risk only")),
         (Some(ScoreArg::GradientNorm), None) => Some(SelectionScore::GradientNorm),
         (None, None) => None,
     };
-    spec.scale = sparse.selection_scale.map(|s| match s {
+    spec.boosting.scale = sparse.selection_scale.map(|s| match s {
         ScaleArg::Corrected => SelectionScale::Corrected,
         ScaleArg::AsPrinted => SelectionScale::AsPrinted,
     });
@@ -167,8 +167,8 @@ fn print(args: &RunArgs, spec: &SparseRunSpec, outcome: &SparseRunOutcome) -> St
                 "selected": sel.selected,
                 "scores": sel.scores,
                 "lambda": sel.scale_lambda,
-                "score": if matches!(spec.score, Some(SelectionScore::EmpiricalRisk { .. })) { "risk" } else { "gradient-norm" },
-                "scale": if spec.scale == Some(SelectionScale::AsPrinted) { "as-printed" } else { "corrected" },
+                "score": if matches!(spec.boosting.score, Some(SelectionScore::EmpiricalRisk { .. })) { "risk" } else { "gradient-norm" },
+                "scale": if spec.boosting.scale == Some(SelectionScale::AsPrinted) { "as-printed" } else { "corrected" },
             });
         }
         return format!("{v}\n");

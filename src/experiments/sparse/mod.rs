@@ -19,7 +19,7 @@ mod mean;
 mod sgd;
 
 use super::fit::Claim;
-use super::report::{Options, Progress};
+use super::report::{Options, Progress, Written};
 use crate::error::Result;
 use crate::rng::Seeds;
 use std::path::{Path, PathBuf};
@@ -51,12 +51,8 @@ struct Section {
 pub struct Report {
     /// The claims, in order.
     pub claims: Vec<Claim>,
-    /// A one-phrase summary for the index.
-    pub summary: String,
-    /// Markdown.
-    pub markdown: String,
-    /// The files written: report, then each plot and its CSV.
-    pub files: Vec<PathBuf>,
+    /// The Markdown, its summary for the index, the files written (report, then each plot and its CSV).
+    pub written: Written,
 }
 
 /// Runs E1–E4; writes `sparse.md` and the plots (`.svg` and `.csv`) under `out`.
@@ -93,8 +89,6 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     claims.iter().for_each(|c| md += &format!("{}\n", c.line));
     md += &format!("\n{summary}.\n\n### Data\n\n");
     sections.iter().for_each(|s| md += &s.data);
-    let mut files = vec![out.join("sparse.md")];
-    files.extend(sections.into_iter().flat_map(|s| s.files));
-    super::report::write(&files[0], &md)?;
-    Ok(Report { claims, summary, markdown: md, files })
+    let figures = sections.into_iter().flat_map(|s| s.files).collect();
+    Ok(Report { claims, written: Written::report(out, "sparse", summary, md, figures)? })
 }

@@ -48,61 +48,55 @@ impl RunSpec {
         Ok(())
     }
 
-    /// Refuses settings the algorithm would ignore.
+    /// Refuses settings the algorithm would ignore: the first parameter of the table that is set
+    /// but not used by the algorithm.
     fn check_family(&self) -> Result<()> {
         use Algorithm::*;
         let alg = self.algorithm;
-        let unused = |parameter: &'static str, users: &str| {
-            refuse(parameter, format!("`{parameter}` is not used by {}; it applies to {users}", alg.name()))
-        };
-        if self.beta1.is_some() && alg != DpAdam {
-            return Err(unused("beta1", "dp-adam"));
-        }
-        if self.beta2.is_some() && !matches!(alg, DpRmsprop | DpAdam | Dp2Rmsprop | Dp2Yogi) {
-            return Err(unused("beta2", "dp-rmsprop, dp-adam, dp2-rmsprop and dp2-yogi"));
-        }
-        if self.nu.is_some() && !(matches!(alg, DpRmsprop | DpAdam | DpAdagrad) || alg.is_dp2()) {
-            return Err(unused("nu", "dp-rmsprop, dp-adam, dp-adagrad and dp2-*"));
-        }
-        if self.ellipsoid.is_some() && !alg.is_adaptive_noise() {
-            return Err(unused("ellipsoid", "pasan and pagan"));
-        }
-        if self.projection.is_some() && !alg.is_adaptive_noise() {
-            return Err(unused("projection", "pasan and pagan"));
-        }
-        if self.lambda.is_some() && !alg.is_dpagd() {
-            return Err(unused("lambda", "dp-rmsprop and dp-adam with `variant` paper"));
-        }
-        if self.bias_correction.is_some() && alg != DpAdam {
-            return Err(unused("bias_correction", "dp-adam"));
-        }
-        let dp2_settings = [
-            ("delay_sgd", self.delay_sgd.is_some()),
-            ("delay_adaptive", self.delay_adaptive.is_some()),
-            ("clip_sgd", self.clip_sgd.is_some()),
-            ("clip_adaptive", self.clip_adaptive.is_some()),
-            ("learning_rate_adaptive", self.learning_rate_adaptive.is_some()),
-            ("ablation", self.ablation.is_some()),
+        const DP2: &str = "dp2-rmsprop, dp2-adagrad and dp2-yogi";
+        const ADAPTIVE_NOISE: &str = "pasan and pagan";
+        // (parameter, set, used by `alg`, the algorithms that use it)
+        let rules: [(&'static str, bool, bool, &str); 18] = [
+            ("beta1", self.beta1.is_some(), alg == DpAdam, "dp-adam"),
+            (
+                "beta2",
+                self.beta2.is_some(),
+                matches!(alg, DpRmsprop | DpAdam | Dp2Rmsprop | Dp2Yogi),
+                "dp-rmsprop, dp-adam, dp2-rmsprop and dp2-yogi",
+            ),
+            (
+                "nu",
+                self.nu.is_some(),
+                matches!(alg, DpRmsprop | DpAdam | DpAdagrad) || alg.is_dp2(),
+                "dp-rmsprop, dp-adam, dp-adagrad and dp2-*",
+            ),
+            ("ellipsoid", self.ellipsoid.is_some(), alg.is_adaptive_noise(), ADAPTIVE_NOISE),
+            ("projection", self.projection.is_some(), alg.is_adaptive_noise(), ADAPTIVE_NOISE),
+            ("lambda", self.lambda.is_some(), alg.is_dpagd(), "dp-rmsprop and dp-adam with `variant` paper"),
+            ("bias_correction", self.bias_correction.is_some(), alg == DpAdam, "dp-adam"),
+            ("delay_sgd", self.delay_sgd.is_some(), alg.is_dp2(), DP2),
+            ("delay_adaptive", self.delay_adaptive.is_some(), alg.is_dp2(), DP2),
+            ("clip_sgd", self.clip_sgd.is_some(), alg.is_dp2(), DP2),
+            ("clip_adaptive", self.clip_adaptive.is_some(), alg.is_dp2(), DP2),
+            ("learning_rate_adaptive", self.learning_rate_adaptive.is_some(), alg.is_dp2(), DP2),
+            ("ablation", self.ablation.is_some(), alg.is_dp2(), DP2),
+            ("mirror_map", self.mirror_map.is_some(), alg == NoisyMirrorDescent, "noisy-mirror-descent"),
+            ("selection", self.selection.is_some(), alg == PrivateFrankWolfe, "private-frank-wolfe"),
+            (
+                "phases",
+                self.phases.is_some(),
+                matches!(alg, PrivateFrankWolfe | LocalizedMirrorDescent),
+                "private-frank-wolfe and localized-mirror-descent",
+            ),
+            ("rounds", self.rounds.is_some(), alg == EntropicMirrorDescent, "entropic-mirror-descent"),
+            ("paper_noise", self.paper_noise, alg.is_adaptive_noise(), ADAPTIVE_NOISE),
         ];
-        if let Some((parameter, _)) = dp2_settings.iter().find(|(_, given)| *given)
-            && !alg.is_dp2()
-        {
-            return Err(unused(parameter, "dp2-rmsprop, dp2-adagrad and dp2-yogi"));
-        }
-        if self.mirror_map.is_some() && alg != NoisyMirrorDescent {
-            return Err(unused("mirror_map", "noisy-mirror-descent"));
-        }
-        if self.selection.is_some() && alg != PrivateFrankWolfe {
-            return Err(unused("selection", "private-frank-wolfe"));
-        }
-        if self.phases.is_some() && !matches!(alg, PrivateFrankWolfe | LocalizedMirrorDescent) {
-            return Err(unused("phases", "private-frank-wolfe and localized-mirror-descent"));
-        }
-        if self.rounds.is_some() && alg != EntropicMirrorDescent {
-            return Err(unused("rounds", "entropic-mirror-descent"));
-        }
-        if self.paper_noise && !alg.is_adaptive_noise() {
-            return Err(unused("paper_noise", "pasan and pagan"));
+        let unused = rules.iter().find(|(_, set, used, _)| *set && !*used);
+        if let Some(&(parameter, _, _, users)) = unused {
+            return Err(refuse(
+                parameter,
+                format!("`{parameter}` is not used by {}; it applies to {users}", alg.name()),
+            ));
         }
         Ok(())
     }

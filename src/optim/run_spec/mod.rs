@@ -26,7 +26,8 @@ mod sparse;
 
 pub use plan::{RunOutcome, RunPlan};
 pub use sparse::{
-    HORIZON_C_PRIME, SparseAlgorithm, SparseRunOutcome, SparseRunSpec, SparseSelection, SparseSgdStats, SparseStepSize,
+    HORIZON_C_PRIME, SparseAlgorithm, SparseBoosting, SparseRunOutcome, SparseRunSpec, SparseSelection, SparseSgdStats,
+    SparseStepSize,
 };
 
 use crate::accounting::Neighbouring;

@@ -93,15 +93,21 @@ pub struct SparseRunSpec {
     pub convexity: Convexity,
     /// Algorithm 6's stopping rule.
     pub stopping: StoppingRule,
-    /// Boosted only: the failure probability β ∈ (0, 1), K = ⌈log₂(2/β)⌉ (default 1/2: K = 2).
-    pub beta: Option<f64>,
-    /// Boosted only: the selection score (default: F_S for convex, which needs B; ‖∇F_S‖₂ for
-    /// nonconvex).
-    pub score: Option<SelectionScore>,
-    /// Boosted only: the reading of the Laplace scale (default corrected).
-    pub scale: Option<SelectionScale>,
+    /// `sparse-boosted-sgd` only: Algorithm 7's settings.
+    pub boosting: SparseBoosting,
     /// Seed of all randomness.
     pub seed: u64,
+}
+
+/// The settings of `sparse-boosted-sgd` (\[GGKKM\] Algorithm 7); all `None` for `sparse-sgd`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SparseBoosting {
+    /// The failure probability β ∈ (0, 1), K = ⌈log₂(2/β)⌉ (default 1/2: K = 2).
+    pub beta: Option<f64>,
+    /// The selection score (default: F_S for convex, which needs B; ‖∇F_S‖₂ for nonconvex).
+    pub score: Option<SelectionScore>,
+    /// The reading of the Laplace scale (default corrected).
+    pub scale: Option<SelectionScale>,
 }
 
 /// What one Algorithm 6 run did.
@@ -179,9 +185,7 @@ impl SparseRunSpec {
             domain: Domain::Unconstrained,
             convexity: Convexity::Convex,
             stopping: StoppingRule::Lagged,
-            beta: None,
-            score: None,
-            scale: None,
+            boosting: SparseBoosting::default(),
             seed: 0,
         }
     }
@@ -235,17 +239,20 @@ impl SparseRunSpec {
             return Err(refuse("domain", format!("{name} starts at x0 = 0, which must lie in `domain`: not simplex")));
         }
         if self.algorithm == SparseAlgorithm::BiasReducedSgd {
+            let b = &self.boosting;
             for (parameter, given) in [
-                ("beta", self.beta.is_some()),
-                ("selection_score", self.score.is_some()),
-                ("selection_scale", self.scale.is_some()),
+                ("beta", b.beta.is_some()),
+                ("selection_score", b.score.is_some()),
+                ("selection_scale", b.scale.is_some()),
             ] {
                 if given {
                     return Err(refuse(parameter, format!("`{parameter}` applies to sparse-boosted-sgd only")));
                 }
             }
         }
-        if self.algorithm == SparseAlgorithm::BoostedSgd && self.score.is_none() && self.convexity == Convexity::Convex
+        if self.algorithm == SparseAlgorithm::BoostedSgd
+            && self.boosting.score.is_none()
+            && self.convexity == Convexity::Convex
         {
             return Err(refuse(
                 "selection_score",
@@ -292,12 +299,12 @@ impl SparseRunSpec {
             }
             SparseAlgorithm::BoostedSgd => {
                 // `check` refused a convex run without a score
-                let score = self.score.unwrap_or(SelectionScore::GradientNorm);
-                let runs_k = crate::bounds::sparse::theorem71_runs(self.beta.unwrap_or(0.5))?;
+                let score = self.boosting.score.unwrap_or(SelectionScore::GradientNorm);
+                let runs_k = crate::bounds::sparse::theorem71_runs(self.boosting.beta.unwrap_or(0.5))?;
                 let base = self.base_config(n, d, runs_k + 1)?;
                 let eta = base.step_size_eta;
-                let cfg = BoostedSgdConfig::new(base, self.beta.unwrap_or(0.5), score)?
-                    .with_scale(self.scale.unwrap_or_default());
+                let cfg = BoostedSgdConfig::new(base, self.boosting.beta.unwrap_or(0.5), score)?
+                    .with_scale(self.boosting.scale.unwrap_or_default());
                 let run = cfg.run(glm, &x0, seeds)?;
                 let stats = run.runs.iter().map(SparseSgdStats::of).collect();
                 let selection =

@@ -1,0 +1,21 @@
+//! Proptest strategies shared by the property tests.
+
+use dpref::accounting::{DpEvent, Neighbouring, per_example_sum_gaussian};
+use proptest::prelude::*;
+
+/// `exp(u)` for `u` uniform in `[ln lo, ln hi)`: every order of magnitude between lo and hi
+/// equally likely.
+pub fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
+    (lo.ln()..hi.ln()).prop_map(f64::exp)
+}
+
+/// The Poisson-sampled (rate `q`) sum of clipped per-example gradients with noise multiplier
+/// `sigma` (`per_example_sum_gaussian`), under add-remove neighbouring.
+pub fn poisson_sum_gaussian(
+    q: impl Strategy<Value = f64>,
+    sigma: impl Strategy<Value = f64>,
+) -> impl Strategy<Value = (DpEvent, Neighbouring)> {
+    (q, sigma).prop_map(|(q, s)| {
+        (DpEvent::poisson_sampled(q, per_example_sum_gaussian(s).unwrap()).unwrap(), Neighbouring::AddRemove)
+    })
+}
