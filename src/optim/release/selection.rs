@@ -7,6 +7,7 @@
 use super::ReleaseSummary;
 use crate::accounting::{DpEvent, Neighbouring};
 use crate::error::{Error, Result, check};
+use crate::noise::{Monotonicity, Selection};
 use crate::optim::{EventLog, PrivacyReport};
 use crate::rng::{DpRng, Seeds, Stream};
 
@@ -72,23 +73,12 @@ impl PrivateSelection {
         let delta = check::positive("score sensitivity", sensitivity)?;
         let epsilon = 2.0 * delta / lambda;
         let event = DpEvent::epsilon_delta(epsilon, 0.0)?;
+        let selection = Selection::new(epsilon, delta, Monotonicity::General)?;
         let index = match self.mechanism {
-            SelectionMechanism::ReportNoisyMin => crate::noise::report_noisy_min(
-                &mut self.noise,
-                scores,
-                epsilon,
-                delta,
-                crate::noise::Monotonicity::General,
-            )?,
+            SelectionMechanism::ReportNoisyMin => selection.report_noisy_min(&mut self.noise, scores)?,
             SelectionMechanism::Exponential => {
                 let negated: Vec<f64> = scores.iter().map(|s| -s).collect();
-                crate::noise::exponential_mechanism(
-                    &mut self.noise,
-                    &negated,
-                    epsilon,
-                    delta,
-                    crate::noise::Monotonicity::General,
-                )?
+                selection.exponential_mechanism(&mut self.noise, &negated)?
             }
         };
         self.releases += 1;
@@ -116,10 +106,5 @@ pub fn exponential_selection_probabilities(scores: &[f64], scale_lambda: f64, se
     let lambda = check::positive("selection scale lambda", scale_lambda)?;
     let delta = check::positive("score sensitivity", sensitivity)?;
     let negated: Vec<f64> = scores.iter().map(|s| -s).collect();
-    crate::noise::exponential_mechanism_probabilities(
-        &negated,
-        2.0 * delta / lambda,
-        delta,
-        crate::noise::Monotonicity::General,
-    )
+    Selection::new(2.0 * delta / lambda, delta, Monotonicity::General)?.exponential_mechanism_probabilities(&negated)
 }
