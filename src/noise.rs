@@ -5,8 +5,8 @@
 //! | [`add_gaussian`] | `x + N(0, s² I)` | Gaussian, multiplier `s/Δ₂` |
 //! | [`add_gaussian_diagonal`] | `x + N(0, diag(s₁², …, s_d²))` | after rescaling, Gaussian |
 //! | [`add_laplace`] | `x + Lap(b)^d` | Laplace, multiplier `b/Δ₁` |
-//! | [`report_noisy_max`] / [`report_noisy_min`] | `argmax_i (uᵢ + Lap(b))` | ε-DP, `b = Δ/ε` (monotone) or `2Δ/ε` |
-//! | [`exponential_mechanism`] | `P(i) ∝ exp(ε uᵢ / (2Δ))` (`/Δ` if monotone) | ε-DP |
+//! | [`Selection::report_noisy_max`] / [`Selection::report_noisy_min`] | `argmax_i (uᵢ + Lap(b))` | ε-DP, `b = Δ/ε` (monotone) or `2Δ/ε` |
+//! | [`Selection::exponential_mechanism`] | `P(i) ∝ exp(ε uᵢ / (2Δ))` (`/Δ` if monotone) | ε-DP |
 //!
 //! Float caveat: these are floating-point samplers (ziggurat Gaussian, exponential-difference
 //! Laplace). They are the reference for *optimisation* mathematics and for audits, not hardened
@@ -98,87 +98,88 @@ fn check_scores(scores: &[f64]) -> Result<()> {
     check::all_finite("scores", scores)
 }
 
-/// Report-noisy-max (Dwork & Roth 2014, Claim 3.9): the index of the largest `uᵢ + Lap(b)`,
-/// `b = Δ/ε` for monotone utilities and `2Δ/ε` otherwise; ε-DP. Only the index is released.
-///
-/// # Errors
-/// `Empty` for no scores, `NonFinite` for a NaN/∞ score, `InvalidParameter` for ε or Δ.
-pub fn report_noisy_max(
-    rng: &mut DpRng,
-    scores: &[f64],
-    epsilon: f64,
-    sensitivity: f64,
-    monotonicity: Monotonicity,
-) -> Result<usize> {
-    check_scores(scores)?;
-    let b = selection_scale(epsilon, sensitivity, monotonicity)?;
-    let mut best = (0, f64::NEG_INFINITY);
-    for (i, &u) in scores.iter().enumerate() {
-        let noisy = u + laplace(rng, b);
-        if noisy > best.1 {
-            best = (i, noisy);
-        }
+/// The parameters of a private selection among scores, checked once: ε > 0, the sensitivity
+/// Δ > 0 of every score and their [`Monotonicity`]. They give one scale, `b = Δ/ε` for monotone
+/// scores and `2Δ/ε` otherwise, which is the Laplace scale of report-noisy-max and the
+/// temperature of the exponential mechanism (`ε/(kΔ) = 1/b`). Every selection it runs is ε-DP.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Selection {
+    scale_b: f64,
+}
+
+impl Selection {
+    /// The selection at ε with scores of sensitivity Δ.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for ε or Δ not finite and positive.
+    pub fn new(epsilon: f64, sensitivity: f64, monotonicity: Monotonicity) -> Result<Self> {
+        Ok(Selection { scale_b: selection_scale(epsilon, sensitivity, monotonicity)? })
     }
-    Ok(best.0)
-}
 
-/// Report-noisy-min: [`report_noisy_max`] on the negated scores.
-///
-/// # Errors
-/// As [`report_noisy_max`].
-pub fn report_noisy_min(
-    rng: &mut DpRng,
-    scores: &[f64],
-    epsilon: f64,
-    sensitivity: f64,
-    monotonicity: Monotonicity,
-) -> Result<usize> {
-    let negated: Vec<f64> = scores.iter().map(|s| -s).collect();
-    report_noisy_max(rng, &negated, epsilon, sensitivity, monotonicity)
-}
-
-/// The exponential mechanism's selection probabilities (McSherry & Talwar 2007):
-/// `P(i) = exp(ε uᵢ/(kΔ)) / Σⱼ exp(ε uⱼ/(kΔ))` with `k = 2` (general) or `k = 1` (monotone),
-/// computed in log space.
-///
-/// # Errors
-/// As [`report_noisy_max`].
-pub fn exponential_mechanism_probabilities(
-    scores: &[f64],
-    epsilon: f64,
-    sensitivity: f64,
-    monotonicity: Monotonicity,
-) -> Result<Vec<f64>> {
-    check_scores(scores)?;
-    // The mechanism's temperature equals the noisy-max Laplace scale: ε/(kΔ) = 1/b.
-    let b = selection_scale(epsilon, sensitivity, monotonicity)?;
-    let logits: Vec<f64> = scores.iter().map(|u| u / b).collect();
-    let m = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let z: f64 = logits.iter().map(|l| (l - m).exp()).sum();
-    Ok(logits.iter().map(|l| (l - m).exp() / z).collect())
-}
-
-/// Samples the exponential mechanism: one uniform draw inverted through the cumulative
-/// probabilities of [`exponential_mechanism_probabilities`]. ε-DP.
-///
-/// # Errors
-/// As [`report_noisy_max`].
-pub fn exponential_mechanism(
-    rng: &mut DpRng,
-    scores: &[f64],
-    epsilon: f64,
-    sensitivity: f64,
-    monotonicity: Monotonicity,
-) -> Result<usize> {
-    let p = exponential_mechanism_probabilities(scores, epsilon, sensitivity, monotonicity)?;
-    let u: f64 = rng.random::<f64>();
-    let mut acc = 0.0;
-    for (i, pi) in p.iter().enumerate() {
-        acc += pi;
-        if u < acc {
-            return Ok(i);
-        }
+    /// b: `Δ/ε` (monotone) or `2Δ/ε` (general).
+    pub fn scale_b(&self) -> f64 {
+        self.scale_b
     }
-    // u >= the rounded total: the last index with positive probability.
-    Ok(p.iter().rposition(|&pi| pi > 0.0).expect("invariant: probabilities sum to 1"))
+
+    /// Report-noisy-max (Dwork & Roth 2014, Claim 3.9): the index of the largest `uᵢ + Lap(b)`.
+    /// Only the index is released.
+    ///
+    /// # Errors
+    /// `Empty` for no scores, `NonFinite` for a NaN/∞ score.
+    pub fn report_noisy_max(&self, rng: &mut DpRng, scores: &[f64]) -> Result<usize> {
+        check_scores(scores)?;
+        let b = self.scale_b;
+        let mut best = (0, f64::NEG_INFINITY);
+        for (i, &u) in scores.iter().enumerate() {
+            let noisy = u + laplace(rng, b);
+            if noisy > best.1 {
+                best = (i, noisy);
+            }
+        }
+        Ok(best.0)
+    }
+
+    /// Report-noisy-min: [`Selection::report_noisy_max`] on the negated scores.
+    ///
+    /// # Errors
+    /// As [`Selection::report_noisy_max`].
+    pub fn report_noisy_min(&self, rng: &mut DpRng, scores: &[f64]) -> Result<usize> {
+        let negated: Vec<f64> = scores.iter().map(|s| -s).collect();
+        self.report_noisy_max(rng, &negated)
+    }
+
+    /// The exponential mechanism's selection probabilities (McSherry & Talwar 2007):
+    /// `P(i) = exp(ε uᵢ/(kΔ)) / Σⱼ exp(ε uⱼ/(kΔ))` with `k = 2` (general) or `k = 1` (monotone),
+    /// i.e. `exp(uᵢ/b)/Σⱼ exp(uⱼ/b)`, computed in log space.
+    ///
+    /// # Errors
+    /// As [`Selection::report_noisy_max`].
+    pub fn exponential_mechanism_probabilities(&self, scores: &[f64]) -> Result<Vec<f64>> {
+        check_scores(scores)?;
+        // The mechanism's temperature equals the noisy-max Laplace scale: ε/(kΔ) = 1/b.
+        let b = self.scale_b;
+        let logits: Vec<f64> = scores.iter().map(|u| u / b).collect();
+        let m = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = logits.iter().map(|l| (l - m).exp()).sum();
+        Ok(logits.iter().map(|l| (l - m).exp() / z).collect())
+    }
+
+    /// Samples the exponential mechanism: one uniform draw inverted through the cumulative
+    /// probabilities of [`Selection::exponential_mechanism_probabilities`].
+    ///
+    /// # Errors
+    /// As [`Selection::report_noisy_max`].
+    pub fn exponential_mechanism(&self, rng: &mut DpRng, scores: &[f64]) -> Result<usize> {
+        let p = self.exponential_mechanism_probabilities(scores)?;
+        let u: f64 = rng.random::<f64>();
+        let mut acc = 0.0;
+        for (i, pi) in p.iter().enumerate() {
+            acc += pi;
+            if u < acc {
+                return Ok(i);
+            }
+        }
+        // u >= the rounded total: the last index with positive probability.
+        Ok(p.iter().rposition(|&pi| pi > 0.0).expect("invariant: probabilities sum to 1"))
+    }
 }

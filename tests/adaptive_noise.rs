@@ -21,7 +21,7 @@ use dpref::accounting::DpEvent;
 use dpref::data::Dataset;
 use dpref::geometry::{Domain, project_ellipsoid};
 use dpref::loss::Loss;
-use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan};
+use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::{Privacy, Trace};
 use dpref::rng::{Seeds, Stream};
@@ -241,7 +241,7 @@ fn prop_adaptive_noise_iterates_stay_in_the_domain() {
     }
     let mut cfg = config(5, 3, 0.5, 0.3, noise(1.0));
     cfg.domain = Domain::L1Ball { radius: 1.0 };
-    let r = pagan(&data, Loss::Absolute, &cfg, Seeds::new(9), &mut Trace::default());
+    let r = AdaptiveMethod::Pagan.run(&data, Loss::Absolute, &cfg, Seeds::new(9), &mut Trace::default());
     assert!(matches!(r, Err(Error::Unsupported { .. })), "{r:?}");
 }
 

@@ -33,7 +33,7 @@ use dpref::audit::threshold::epsilon_from_counts;
 use dpref::audit::{AuditSettings, FnMechanism, Mechanism, ThresholdStrategy, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;
 use dpref::loss::Loss;
-use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan};
+use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::{Privacy, Trace};
 use dpref::rng::{DpRng, Seeds};
@@ -115,7 +115,9 @@ fn one_step_pagan(config: AdaptiveNoiseConfig) -> impl Mechanism<Input = Dataset
 /// One draw of [`one_step_pagan`].
 fn one_step_pagan_draw(config: &AdaptiveNoiseConfig, data: &Dataset, rng: &mut DpRng) -> Vec<f64> {
     let mut trace = Trace::default();
-    pagan(data, Loss::Linear, config, Seeds::new(rng.next_u64()), &mut trace).expect("invariant: valid");
+    AdaptiveMethod::Pagan
+        .run(data, Loss::Linear, config, Seeds::new(rng.next_u64()), &mut trace)
+        .expect("invariant: valid");
     trace.noisy_gradients.pop().expect("one step")
 }
 
@@ -132,7 +134,9 @@ impl Mechanism for BuggyStep {
     type Output = Vec<f64>;
     fn sample(&self, data: &Dataset, rng: &mut DpRng) -> Vec<f64> {
         let mut trace = Trace::default();
-        pagan(data, Loss::Linear, &self.config, Seeds::new(rng.next_u64()), &mut trace).expect("invariant: valid");
+        AdaptiveMethod::Pagan
+            .run(data, Loss::Linear, &self.config, Seeds::new(rng.next_u64()), &mut trace)
+            .expect("invariant: valid");
         let b = data.n() as f64;
         let mut g = trace.noisy_gradients.pop().expect("one step");
         for (gj, s) in g.iter_mut().zip(&self.stds_on_sum) {
@@ -190,7 +194,9 @@ fn run_d3_audit<M: Mechanism<Input = Dataset, Output = Vec<f64>>>(
 #[test]
 fn audit_pagan_single_step_full_batch_is_tight_and_flags_broken_noise() {
     let (d, _) = d3_pair();
-    let run = pagan(&d, Loss::Linear, &d3_config(Z3, Some(DELTA)), Seeds::new(0), &mut Trace::default()).unwrap();
+    let run = AdaptiveMethod::Pagan
+        .run(&d, Loss::Linear, &d3_config(Z3, Some(DELTA)), Seeds::new(0), &mut Trace::default())
+        .unwrap();
     let accounted = run.privacy.epsilon.expect("a private run reports ε");
     let exact = gdp::epsilon_for_delta(2.0 / Z3, DELTA).unwrap();
     assert!(accounted >= exact, "accounted {accounted} below the exact {exact}");
@@ -262,7 +268,7 @@ impl ObservedAlgorithm for Algorithm {
         let mut trace = Trace::default();
         match self {
             Algorithm::DpSgd(cfg) => dp_sgd(&data, Loss::Absolute, cfg, seeds, &mut trace)?,
-            Algorithm::Pagan(cfg) => pagan(&data, Loss::Absolute, cfg, seeds, &mut trace)?,
+            Algorithm::Pagan(cfg) => AdaptiveMethod::Pagan.run(&data, Loss::Absolute, cfg, seeds, &mut trace)?,
         };
         Ok(trace.noisy_gradients)
     }
@@ -316,7 +322,9 @@ fn audit_canary_dp_sgd_and_pagan_below_accounted_and_flag_halved_noise() {
         // the accounted ε of the correct run, read once from a run that reports it
         let reported = match d4_algorithms(Z4, Some(DELTA)).into_iter().find(|(n, ..)| *n == name).unwrap().1 {
             Algorithm::DpSgd(cfg) => dp_sgd(&data, Loss::Absolute, &cfg, Seeds::new(0), &mut Trace::default()).unwrap(),
-            Algorithm::Pagan(cfg) => pagan(&data, Loss::Absolute, &cfg, Seeds::new(0), &mut Trace::default()).unwrap(),
+            Algorithm::Pagan(cfg) => {
+                AdaptiveMethod::Pagan.run(&data, Loss::Absolute, &cfg, Seeds::new(0), &mut Trace::default()).unwrap()
+            }
         };
         let accounted = reported.privacy.epsilon.expect("a private run reports ε");
         assert_eq!(reported.events.len(), T4);
@@ -363,13 +371,17 @@ fn audit_pagan_add_remove_normaliser_does_not_leak_the_dataset_size() {
     cfg.sampler = BatchSampler::Full;
     let one = Dataset::new(vec![1.0; d], vec![0.0], d).unwrap();
     let two = one.with_added(&vec![-1.0; d], 0.0).unwrap();
-    let refused = pagan(&one, Loss::Linear, &cfg, Seeds::new(0), &mut Trace::default());
+    let refused = AdaptiveMethod::Pagan.run(&one, Loss::Linear, &cfg, Seeds::new(0), &mut Trace::default());
     assert!(matches!(refused, Err(dpref::Error::Unsupported { .. })), "{refused:?}");
     let declared = cfg.clone().with_batch_size_b(1.0).unwrap();
     let mut reporting = declared.clone();
     reporting.privacy = Privacy::NoiseMultiplier { sigma: 20.0, report_delta: Some(DELTA) };
-    let accounted =
-        pagan(&one, Loss::Linear, &reporting, Seeds::new(0), &mut Trace::default()).unwrap().privacy.epsilon.unwrap();
+    let accounted = AdaptiveMethod::Pagan
+        .run(&one, Loss::Linear, &reporting, Seeds::new(0), &mut Trace::default())
+        .unwrap()
+        .privacy
+        .epsilon
+        .unwrap();
     let whitened_norm = |o: &Vec<f64>| o.iter().map(|v| v * v).sum::<f64>();
     let s = AuditSettings { delta: DELTA, confidence: 1.0 - BETA, ..AuditSettings::default() };
     let (a, b) = sample_scores(&one_step_pagan(declared), &one, &two, 20_000, Seeds::new(51), &whitened_norm);

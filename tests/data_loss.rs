@@ -16,8 +16,8 @@ use dpref::data::{
     Dataset, absolute_regression, absolute_regression_scales, parse_csv, parse_libsvm, read_csv, read_libsvm,
 };
 use dpref::loss::Loss;
+use dpref::optim::adaptive_noise::AdaptiveMethod;
 use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
-use dpref::optim::adaptive_noise::{pagan::pagan, pasan::pasan};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::{NoTrace, Privacy};
 use dpref::rng::{Seeds, Stream};
@@ -280,7 +280,7 @@ fn prop_loss_parse_and_check_labels() {
     let cfg =
         AdaptiveNoiseConfig::new(1, 1, 1.0, 1.0, 1.0, Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None })
             .unwrap();
-    let r = pagan(&regression, Loss::Logistic, &cfg, Seeds::new(0), &mut NoTrace);
+    let r = AdaptiveMethod::Pagan.run(&regression, Loss::Logistic, &cfg, Seeds::new(0), &mut NoTrace);
     assert!(matches!(r, Err(Error::InvalidParameter { .. })), "{r:?}");
 }
 
@@ -458,8 +458,8 @@ fn prop_with_replacement_sampling_is_refused_for_privacy_claims() {
         let mut sgd = DpSgdConfig::new(3, 0.1, 1.0, 0.5, privacy).unwrap();
         sgd.sampler = wr;
         let runs = [
-            pasan(&data, Loss::Squared, &cfg, Seeds::new(1), &mut NoTrace),
-            pagan(&data, Loss::Squared, &cfg, Seeds::new(1), &mut NoTrace),
+            AdaptiveMethod::Pasan.run(&data, Loss::Squared, &cfg, Seeds::new(1), &mut NoTrace),
+            AdaptiveMethod::Pagan.run(&data, Loss::Squared, &cfg, Seeds::new(1), &mut NoTrace),
             dp_sgd(&data, Loss::Squared, &sgd, Seeds::new(1), &mut NoTrace),
         ];
         for r in runs {

@@ -5,7 +5,7 @@
 use dpref::data::Dataset;
 use dpref::geometry::{Domain, EllipsoidProjection};
 use dpref::loss::Loss;
-use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan, pasan::pasan};
+use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::{GradientEngine, Privacy, Trace};
 use dpref::rng::{Seeds, Stream};
@@ -65,9 +65,9 @@ proptest! {
                 cfg.domain = Domain::Box { radius: 2.0 };
                 let mut t = Trace::default();
                 if adagrad {
-                    pagan(&data, Loss::Logistic, &cfg, Seeds::new(seed), &mut t).unwrap();
+                    AdaptiveMethod::Pagan.run(&data, Loss::Logistic, &cfg, Seeds::new(seed), &mut t).unwrap();
                 } else {
-                    pasan(&data, Loss::Logistic, &cfg, Seeds::new(seed), &mut t).unwrap();
+                    AdaptiveMethod::Pasan.run(&data, Loss::Logistic, &cfg, Seeds::new(seed), &mut t).unwrap();
                 }
                 t
             };

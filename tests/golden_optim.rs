@@ -16,7 +16,7 @@ use dpref::optim::adaptive_noise::biased::{
     StepRule, TemplateConfig, biased_adagrad, biased_sgd, mean_estimate, no_noise,
 };
 use dpref::optim::adaptive_noise::second_moment::{MomentNoise, SecondMomentConfig, private_second_moments};
-use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan, pasan::pasan};
+use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::dpagd::Moments;
 use dpref::optim::dpagd::algorithm1::{Algorithm1Config, dpagd};
@@ -47,14 +47,20 @@ fn golden_optim_pasan_and_pagan() {
     let mut cfg = AdaptiveNoiseConfig::new(5, 20, 0.5, 1.5, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
     cfg.ellipsoid_c = vec![1.0, 4.0, 9.0, 16.0, 25.0];
     cfg.domain = Domain::Box { radius: 1.0 };
-    snapshot("pasan_radial", run_summary(&pasan(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut NoTrace).unwrap()));
-    snapshot("pagan_radial", run_summary(&pagan(&d, Loss::Absolute, &cfg, Seeds::new(3), &mut NoTrace).unwrap()));
+    snapshot(
+        "pasan_radial",
+        run_summary(&AdaptiveMethod::Pasan.run(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut NoTrace).unwrap()),
+    );
+    snapshot(
+        "pagan_radial",
+        run_summary(&AdaptiveMethod::Pagan.run(&d, Loss::Absolute, &cfg, Seeds::new(3), &mut NoTrace).unwrap()),
+    );
     cfg.projection = EllipsoidProjection::Euclidean;
     cfg.output = OutputPoint::AverageFromOne;
     cfg.domain = Domain::L2Ball { radius: 1.5 };
     snapshot(
         "pagan_euclidean_l2ball",
-        run_summary(&pagan(&d, Loss::Absolute, &cfg, Seeds::new(4), &mut NoTrace).unwrap()),
+        run_summary(&AdaptiveMethod::Pagan.run(&d, Loss::Absolute, &cfg, Seeds::new(4), &mut NoTrace).unwrap()),
     );
 }
 
@@ -184,8 +190,8 @@ fn golden_optim_same_seed_same_bits() {
     let d = data();
     let cfg = AdaptiveNoiseConfig::new(5, 30, 0.5, 1.0, 0.2, target()).unwrap().with_batch_size_b(40.0).unwrap();
     let bits = |r: Run| r.x.iter().chain(&r.x_last).map(|v| v.to_bits()).collect::<Vec<u64>>();
-    let a = pagan(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();
-    let b = pagan(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();
+    let a = AdaptiveMethod::Pagan.run(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();
+    let b = AdaptiveMethod::Pagan.run(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();
     assert_eq!(a.events, b.events);
     assert_eq!(bits(a), bits(b));
 }

@@ -17,9 +17,8 @@ use dpref::data::{Dataset, absolute_regression};
 use dpref::loss::Loss;
 use dpref::model::nonconvex::SeparableNonConvex;
 use dpref::model::{Glm, SparseGlm};
+use dpref::optim::adaptive_noise::AdaptiveMethod;
 use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
-use dpref::optim::adaptive_noise::pagan::pagan;
-use dpref::optim::adaptive_noise::pasan::pasan;
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::dp2::Preconditioner;
 use dpref::optim::dp2::algorithm1::{Dp2Config, dp2};
@@ -75,9 +74,9 @@ fn every_private_algorithm_records_one_event_per_noisy_release() {
     assert_one_release_per_step("dp-sgd", &run, &seen);
 
     let cfg = AdaptiveNoiseConfig::new(4, T, 0.5, 1.0, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap();
-    for (name, algorithm) in [("pasan", pasan as fn(_, _, _, _, &mut Counter) -> _), ("pagan", pagan)] {
+    for (name, method) in [("pasan", AdaptiveMethod::Pasan), ("pagan", AdaptiveMethod::Pagan)] {
         let mut seen = Counter::default();
-        let run = algorithm(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut seen).unwrap();
+        let run = method.run(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut seen).unwrap();
         assert_one_release_per_step(name, &run, &seen);
     }
 

@@ -13,7 +13,7 @@ mod common;
 use common::stat::{ALPHA, chi_square_interval};
 use dpref::data::Dataset;
 use dpref::loss::Loss;
-use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan, pasan::pasan};
+use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::{Privacy, Trace};
 use dpref::rng::Seeds;
 use dpref::sampling::BatchSampler;
@@ -53,8 +53,8 @@ fn released(
     cfg.batch_size_b = Some(sampler.expected_batch_size(data.n()));
     let mut trace = Trace::default();
     match alg {
-        Alg::Pasan => pasan(data, loss, &cfg, Seeds::new(seed), &mut trace),
-        Alg::Pagan => pagan(data, loss, &cfg, Seeds::new(seed), &mut trace),
+        Alg::Pasan => AdaptiveMethod::Pasan.run(data, loss, &cfg, Seeds::new(seed), &mut trace),
+        Alg::Pagan => AdaptiveMethod::Pagan.run(data, loss, &cfg, Seeds::new(seed), &mut trace),
     }
     .unwrap();
     assert_eq!(trace.noisy_gradients.len(), steps as usize);

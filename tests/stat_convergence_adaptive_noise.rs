@@ -20,7 +20,7 @@ use dpref::bounds::adaptive_noise::{
 use dpref::data::{Dataset, absolute_regression, absolute_regression_scales};
 use dpref::geometry::Domain;
 use dpref::loss::Loss;
-use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan, pasan::pasan};
+use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::{Privacy, Trace};
 use dpref::rng::{Seeds, Stream};
 
@@ -68,9 +68,9 @@ fn runs(data: &Dataset, x_star: &[f64], cfg: &AdaptiveNoiseConfig, adagrad: bool
         .map(|r| {
             let mut t = Trace::default();
             let run = if adagrad {
-                pagan(data, Loss::Absolute, cfg, Seeds::new(100 + r), &mut t).unwrap()
+                AdaptiveMethod::Pagan.run(data, Loss::Absolute, cfg, Seeds::new(100 + r), &mut t).unwrap()
             } else {
-                pasan(data, Loss::Absolute, cfg, Seeds::new(100 + r), &mut t).unwrap()
+                AdaptiveMethod::Pasan.run(data, Loss::Absolute, cfg, Seeds::new(100 + r), &mut t).unwrap()
             };
             let mut e = vec![0.0; data.d()];
             for g in &t.noisy_gradients {

@@ -5,7 +5,7 @@
 
 mod common;
 use common::stat::*;
-use dpref::noise::{self, Monotonicity};
+use dpref::noise::{self, Monotonicity, Selection};
 use dpref::rng::{Seeds, Stream};
 
 fn gaussian_draws(seed: u64, n: usize, std: f64) -> Vec<f64> {
@@ -76,7 +76,8 @@ fn stat_report_noisy_max_selection_probability() {
     let n = 20_000u64;
     let mut rng = Seeds::new(14).stream(Stream::Noise);
     let count = |rng: &mut dpref::rng::DpRng, m: Monotonicity| {
-        (0..n).filter(|_| noise::report_noisy_max(rng, &[0.0, 1.0], 1.0, 1.0, m).unwrap() == 1).count() as u64
+        (0..n).filter(|_| Selection::new(1.0, 1.0, m).unwrap().report_noisy_max(rng, &[0.0, 1.0]).unwrap() == 1).count()
+            as u64
     };
     let (lo, hi) = binomial_interval(n, p_select(1.0, 1.0), ALPHA);
     let c = count(&mut rng, Monotonicity::Monotone);
@@ -93,7 +94,8 @@ fn stat_report_noisy_max_selection_probability() {
 #[test]
 fn stat_exponential_mechanism_frequencies() {
     let scores = [0.0, 1.0, 2.0, 3.0];
-    let p = noise::exponential_mechanism_probabilities(&scores, 1.0, 1.0, Monotonicity::General).unwrap();
+    let p =
+        Selection::new(1.0, 1.0, Monotonicity::General).unwrap().exponential_mechanism_probabilities(&scores).unwrap();
     let z: f64 = scores.iter().map(|u| (u / 2.0f64).exp()).sum();
     for (pi, u) in p.iter().zip(scores) {
         assert!((pi - (u / 2.0f64).exp() / z).abs() < 1e-15);
@@ -101,11 +103,15 @@ fn stat_exponential_mechanism_frequencies() {
     let mut rng = Seeds::new(15).stream(Stream::Noise);
     let mut counts = [0u64; 4];
     for _ in 0..40_000 {
-        counts[noise::exponential_mechanism(&mut rng, &scores, 1.0, 1.0, Monotonicity::General).unwrap()] += 1;
+        counts[Selection::new(1.0, 1.0, Monotonicity::General)
+            .unwrap()
+            .exponential_mechanism(&mut rng, &scores)
+            .unwrap()] += 1;
     }
     let (stat, crit) = pearson_statistic(&counts, &p);
     assert!(stat <= crit, "{stat} > {crit}");
-    let wrong = noise::exponential_mechanism_probabilities(&scores, 1.0, 1.0, Monotonicity::Monotone).unwrap();
+    let wrong =
+        Selection::new(1.0, 1.0, Monotonicity::Monotone).unwrap().exponential_mechanism_probabilities(&scores).unwrap();
     let (stat, crit) = pearson_statistic(&counts, &wrong);
     assert!(stat > crit, "the monotone temperature passes: {stat}");
 }
@@ -117,8 +123,8 @@ fn noise_report_noisy_min_is_max_of_negated_and_seeded_runs_repeat() {
     let (mut a, mut b) = (Seeds::new(16).stream(Stream::Noise), Seeds::new(16).stream(Stream::Noise));
     for _ in 0..100 {
         assert_eq!(
-            noise::report_noisy_min(&mut a, &scores, 0.5, 1.0, Monotonicity::General).unwrap(),
-            noise::report_noisy_max(&mut b, &neg, 0.5, 1.0, Monotonicity::General).unwrap()
+            Selection::new(0.5, 1.0, Monotonicity::General).unwrap().report_noisy_min(&mut a, &scores).unwrap(),
+            Selection::new(0.5, 1.0, Monotonicity::General).unwrap().report_noisy_max(&mut b, &neg).unwrap()
         );
     }
     let x: Vec<u64> = gaussian_draws(17, 8, 1.0).iter().map(|v| v.to_bits()).collect();
@@ -136,7 +142,10 @@ fn noise_rejects_bad_parameters() {
     assert!(matches!(noise::add_gaussian_diagonal(&mut rng, &mut x, &[1.0]), Err(Error::InvalidParameter { .. })));
     assert!(matches!(noise::add_laplace(&mut rng, &mut x, f64::INFINITY), Err(Error::InvalidParameter { .. })));
     let m = Monotonicity::General;
-    assert!(matches!(noise::report_noisy_max(&mut rng, &[], 1.0, 1.0, m), Err(Error::Empty { .. })));
-    assert!(matches!(noise::report_noisy_max(&mut rng, &[f64::NAN], 1.0, 1.0, m), Err(Error::NonFinite { .. })));
-    assert!(matches!(noise::exponential_mechanism(&mut rng, &[1.0], 0.0, 1.0, m), Err(Error::InvalidParameter { .. })));
+    assert!(matches!(Selection::new(1.0, 1.0, m).unwrap().report_noisy_max(&mut rng, &[]), Err(Error::Empty { .. })));
+    assert!(matches!(
+        Selection::new(1.0, 1.0, m).unwrap().report_noisy_max(&mut rng, &[f64::NAN]),
+        Err(Error::NonFinite { .. })
+    ));
+    assert!(matches!(Selection::new(0.0, 1.0, m), Err(Error::InvalidParameter { .. })));
 }

@@ -152,7 +152,10 @@ pub fn catalogue() -> Vec<Case> {
             "none (Laplace 2/eps, index released)",
             (vec![1.0, 1.0, 1.0, 1.0, 1.0], vec![2.0, 0.0, 0.0, 0.0, 0.0]),
             |q: &Vec<f64>, rng| {
-                noise::report_noisy_max(rng, q, 1.0, 1.0, noise::Monotonicity::General).expect("valid") as f64
+                noise::Selection::new(1.0, 1.0, noise::Monotonicity::General)
+                    .expect("valid")
+                    .report_noisy_max(rng, q)
+                    .expect("valid") as f64
             },
             |o: &f64| if *o == 0.0 { 1.0 } else { 0.0 },
         ),
@@ -172,7 +175,10 @@ pub fn catalogue() -> Vec<Case> {
             "releases the unnoised maximum next to the noisy argmax (StatDP benchmark)",
             (vec![1.0, 1.0, 1.0, 1.0, 1.0], vec![2.0, 0.0, 0.0, 0.0, 0.0]),
             |q: &Vec<f64>, rng| {
-                let _index = noise::report_noisy_max(rng, q, 1.0, 1.0, noise::Monotonicity::General).expect("valid");
+                let _index = noise::Selection::new(1.0, 1.0, noise::Monotonicity::General)
+                    .expect("valid")
+                    .report_noisy_max(rng, q)
+                    .expect("valid");
                 q.iter().copied().fold(f64::NEG_INFINITY, f64::max)
             },
             |o: &f64| *o,

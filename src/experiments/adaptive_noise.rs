@@ -24,7 +24,7 @@ use crate::data::{Dataset, absolute_regression, absolute_regression_scales};
 use crate::error::Result;
 use crate::geometry::Domain;
 use crate::loss::Loss;
-use crate::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan, pasan::pasan};
+use crate::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use crate::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use crate::optim::{Observer, Privacy, TraceEvent};
 use crate::rng::{Seeds, Stream};
@@ -150,8 +150,10 @@ fn run_once(
                 cfg.ellipsoid_c = s.adapted_c.clone();
             }
             match m {
-                Method::PasanIdentity | Method::PasanAdapted => pasan(s.data, Loss::Absolute, &cfg, seed, &mut rec)?,
-                _ => pagan(s.data, Loss::Absolute, &cfg, seed, &mut rec)?,
+                Method::PasanIdentity | Method::PasanAdapted => {
+                    AdaptiveMethod::Pasan.run(s.data, Loss::Absolute, &cfg, seed, &mut rec)?
+                }
+                _ => AdaptiveMethod::Pagan.run(s.data, Loss::Absolute, &cfg, seed, &mut rec)?,
             }
         }
     };

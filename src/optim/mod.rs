@@ -17,7 +17,7 @@ pub mod release;
 pub mod run_spec;
 pub mod sparse;
 
-pub use adaptive_noise::{AdaptiveNoiseConfig, pagan, pasan, private_second_moments};
+pub use adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig, pagan, pasan, private_second_moments};
 pub use dp_sgd::{DpSgdConfig, dp_sgd};
 pub use dp2::{Dp2Config, dp2, dp2_extra_query};
 pub use dpagd::{Algorithm1Config, MinibatchConfig, dp_minibatch, dpagd};

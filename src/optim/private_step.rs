@@ -14,6 +14,7 @@ use crate::data::Dataset;
 use crate::error::Result;
 use crate::geometry::Domain;
 use crate::loss::Loss;
+use crate::model::GradientOracle;
 
 /// One private gradient per call to [`PrivateGradientStep::noisy_gradient`], with its buffers.
 pub(crate) struct PrivateGradientStep<'a> {
@@ -73,4 +74,22 @@ pub(crate) fn start_point(x0: Option<&[f64]>, d: usize, domain: &Domain) -> Vec<
     let mut x = x0.map_or_else(|| vec![0.0; d], <[f64]>::to_vec);
     domain.project(&mut x);
     x
+}
+
+/// What a run on a [`GradientOracle`] checks before any randomness, and where it starts: the
+/// sizes (n, p) of `oracle`, the run's settings checked against them by `check_settings`, and
+/// w₀ (`w0`, default 0) checked by the oracle. Returns `(n, p, w₀)`.
+///
+/// # Errors
+/// The first error of `check_settings` or [`GradientOracle::validate`].
+pub(crate) fn oracle_start(
+    oracle: &impl GradientOracle,
+    w0: Option<&[f64]>,
+    check_settings: impl FnOnce(usize, usize) -> Result<()>,
+) -> Result<(usize, usize, Vec<f64>)> {
+    let (n, p) = (oracle.num_records(), oracle.num_params());
+    check_settings(n, p)?;
+    let w0 = w0.map_or_else(|| vec![0.0; p], <[f64]>::to_vec);
+    oracle.validate(&w0)?;
+    Ok((n, p, w0))
 }

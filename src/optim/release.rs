@@ -36,9 +36,11 @@ use crate::accounting::{
 use crate::error::{Error, Result, check};
 use crate::rng::{DpRng, Seeds, Stream};
 use crate::sampling::{BatchSampler, TruncatedGeometric, uniform_ordered_subset};
-pub mod public_draw;
-
 pub mod epsilon_delta;
+pub mod public_draw;
+mod selection;
+
+pub use selection::{PrivateSelection, SelectionMechanism, exponential_selection_probabilities};
 
 /// How a run states its noise (the parametrisation of its paper). It decides only how the noise
 /// std is computed from σ, so that each algorithm evaluates its paper's formula.
@@ -123,6 +125,21 @@ pub enum NoiseShape<'a> {
 /// together (see the module doc).
 #[derive(Debug)]
 pub struct PrivateRelease {
+    setup: ReleaseSetup,
+    releases_on_batch: u32,
+    releases: u64,
+    sampling: DpRng,
+    noise: DpRng,
+    measurement: DpRng,
+    stds: Vec<f64>,
+    events: EventLog,
+    subsample: Option<OpenSubsample>,
+}
+
+/// What a [`PrivateRelease`] constructor decides before any randomness is drawn (module doc,
+/// lines 1-4).
+#[derive(Debug)]
+struct ReleaseSetup {
     sampler: BatchSampler,
     n: usize,
     privacy: Privacy,
@@ -133,14 +150,6 @@ pub struct PrivateRelease {
     std_on_mean: Option<f64>,
     normaliser: f64,
     step_event: Option<DpEvent>,
-    releases_on_batch: u32,
-    releases: u64,
-    sampling: DpRng,
-    noise: DpRng,
-    measurement: DpRng,
-    stds: Vec<f64>,
-    events: EventLog,
-    subsample: Option<OpenSubsample>,
 }
 
 /// A fixed-size sample without replacement drawn by [`PrivateRelease::sample_ordered_subset`]
@@ -230,7 +239,7 @@ impl PrivateRelease {
         // line 4: the event of one release
         let step_event = if private { Some(sampler.scheme(n).wrap(per_example_sum_gaussian(sigma)?)?) } else { None };
         // line 5: streams and the event log
-        Ok(PrivateRelease {
+        let setup = ReleaseSetup {
             sampler,
             n,
             privacy,
@@ -241,15 +250,8 @@ impl PrivateRelease {
             std_on_mean,
             normaliser,
             step_event,
-            releases_on_batch: 0,
-            releases: 0,
-            sampling: seeds.stream(Stream::Sampling),
-            noise: seeds.stream(Stream::Noise),
-            measurement: seeds.stream(public_draw::MEASUREMENT_STREAM),
-            stds: Vec::new(),
-            events: EventLog::default(),
-            subsample: None,
-        })
+        };
+        Ok(Self::start(setup, seeds))
     }
 
     /// Unsampled releases of statistics with declared ℓ2 sensitivities (\[ADFJT\] Algorithm 3):
@@ -260,7 +262,7 @@ impl PrivateRelease {
     /// `InvalidParameter` for a negative or non-finite σ.
     pub fn statistics(sigma: f64, seeds: Seeds) -> Result<Self> {
         let sigma = check::non_negative("noise multiplier", sigma)?;
-        Ok(PrivateRelease {
+        let setup = ReleaseSetup {
             sampler: BatchSampler::Full,
             n: 0,
             privacy: Privacy::NoiseMultiplier { sigma, report_delta: None },
@@ -271,6 +273,15 @@ impl PrivateRelease {
             std_on_mean: None,
             normaliser: 1.0,
             step_event: None,
+        };
+        Ok(Self::start(setup, seeds))
+    }
+
+    /// The private step with the decisions of `setup`, before any draw: the sampling, noise and
+    /// measurement streams of `seeds`, no release yet, an empty event log.
+    fn start(setup: ReleaseSetup, seeds: Seeds) -> Self {
+        PrivateRelease {
+            setup,
             releases_on_batch: 0,
             releases: 0,
             sampling: seeds.stream(Stream::Sampling),
@@ -279,27 +290,27 @@ impl PrivateRelease {
             stds: Vec::new(),
             events: EventLog::default(),
             subsample: None,
-        })
+        }
     }
 
     /// σ: the noise multiplier of the run (on a sum of sensitivity C, the noise std is σ·C).
     pub fn noise_multiplier(&self) -> f64 {
-        self.sigma
+        self.setup.sigma
     }
 
     /// b: the public normaliser of each released sum.
     pub fn normaliser(&self) -> f64 {
-        self.normaliser
+        self.setup.normaliser
     }
 
     /// Whether the run's releases are privacy mechanisms (clipped, with positive noise).
     pub fn is_private(&self) -> bool {
-        self.private
+        self.setup.private
     }
 
     /// Draws the next batch into `batch` (a new step: later releases are on this batch).
     pub fn sample(&mut self, batch: &mut Vec<usize>) {
-        self.sampler.sample(&mut self.sampling, self.n, batch);
+        self.setup.sampler.sample(&mut self.sampling, self.setup.n, batch);
         self.releases_on_batch = 0;
     }
 
@@ -313,19 +324,19 @@ impl PrivateRelease {
     /// finite; event errors.
     pub fn release(&mut self, sum: &mut [f64], shape: NoiseShape<'_>) -> Result<()> {
         self.stds.clear();
-        match (shape, self.std_on_mean) {
-            (NoiseShape::Isotropic { .. }, Some(s)) => self.stds.push(s * self.normaliser),
+        match (shape, self.setup.std_on_mean) {
+            (NoiseShape::Isotropic { .. }, Some(s)) => self.stds.push(s * self.setup.normaliser),
             (NoiseShape::Isotropic { clip }, None) => {
-                self.stds.push(if clip.is_infinite() { self.sigma } else { self.sigma * clip })
+                self.stds.push(if clip.is_infinite() { self.setup.sigma } else { self.setup.sigma * clip })
             }
             (NoiseShape::Ellipsoid { clip_radius_b, ellipsoid_c }, None) => {
                 if ellipsoid_c.len() != sum.len() {
                     return Err(Error::invalid("ellipsoid C", ellipsoid_c.len(), "of the sum's dimension"));
                 }
                 if clip_radius_b.is_infinite() {
-                    self.stds.resize(sum.len(), self.sigma);
+                    self.stds.resize(sum.len(), self.setup.sigma);
                 } else {
-                    self.stds.extend(ellipsoid_c.iter().map(|c| self.sigma * clip_radius_b / c.sqrt()));
+                    self.stds.extend(ellipsoid_c.iter().map(|c| self.setup.sigma * clip_radius_b / c.sqrt()));
                 }
             }
             (NoiseShape::Ellipsoid { .. }, Some(_)) => {
@@ -337,16 +348,16 @@ impl PrivateRelease {
             _ => crate::noise::add_gaussian_diagonal(&mut self.noise, sum, &self.stds)?,
         }
         for v in sum.iter_mut() {
-            *v /= self.normaliser;
+            *v /= self.setup.normaliser;
         }
         self.releases += 1;
         self.releases_on_batch += 1;
-        if let Some(event) = &self.step_event {
+        if let Some(event) = &self.setup.step_event {
             if self.releases_on_batch == 1 {
                 self.events.push(event.clone());
             } else {
-                let joint = self.sigma / f64::from(self.releases_on_batch).sqrt();
-                let joint_event = self.sampler.scheme(self.n).wrap(per_example_sum_gaussian(joint)?)?;
+                let joint = self.setup.sigma / f64::from(self.releases_on_batch).sqrt();
+                let joint_event = self.setup.sampler.scheme(self.setup.n).wrap(per_example_sum_gaussian(joint)?)?;
                 self.events.replace_last(joint_event);
             }
         }
@@ -360,8 +371,8 @@ impl PrivateRelease {
     /// # Errors
     /// `InvalidParameter` for a negative or non-finite sensitivity.
     pub fn release_statistic(&mut self, values: &mut [f64], sensitivity: f64) -> Result<f64> {
-        let std = self.sigma * check::non_negative("sensitivity", sensitivity)?;
-        self.release_statistic_with_std(values, std, self.sigma)?;
+        let std = self.setup.sigma * check::non_negative("sensitivity", sensitivity)?;
+        self.release_statistic_with_std(values, std, self.setup.sigma)?;
         Ok(std)
     }
 
@@ -476,8 +487,9 @@ impl PrivateRelease {
     /// Accountant errors for unsupported events.
     pub fn finish(mut self) -> Result<ReleaseSummary> {
         self.close_subsample()?;
-        let privacy = report(&self.events, self.sigma, self.privacy, self.neighbouring, self.clipped)?;
-        let neighbouring = Some(self.neighbouring);
+        let privacy =
+            report(&self.events, self.setup.sigma, self.setup.privacy, self.setup.neighbouring, self.setup.clipped)?;
+        let neighbouring = Some(self.setup.neighbouring);
         Ok(ReleaseSummary { events: self.events, privacy, releases: self.releases, neighbouring })
     }
 }
@@ -586,118 +598,4 @@ pub fn batch_normaliser(
         });
     }
     Ok(sampler.expected_batch_size(n))
-}
-
-/// How a private selection picks the index of the smallest score (\[AFKT\] Alg. 3, line 14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum SelectionMechanism {
-    /// Report-noisy-min: `argmin_i (sᵢ + ζᵢ)`, `ζᵢ ~ Lap(λ)` i.i.d. (the paper's).
-    ReportNoisyMin,
-    /// The exponential mechanism `P(i) ∝ exp(−sᵢ/λ)` (TTZ15), sampled by inverse CDF from its
-    /// closed-form probabilities ([`exponential_selection_probabilities`]).
-    Exponential,
-}
-
-/// The private selections of a run: draws a noisy argmin and records its pure-ε event in the same
-/// call (the selection sibling of [`PrivateRelease`]).
-///
-/// With scale λ on scores of sensitivity Δ (every score moves by at most Δ between neighbours),
-/// both mechanisms are `ε′ = 2Δ/λ`-DP (Dwork–Roth Claim 3.9 with the general, non-monotone scale
-/// `2Δ/ε′`; McSherry–Talwar), and the event recorded is `EpsilonDelta(2Δ/λ, 0)`. λ = 0 is the
-/// non-private exact argmin (first on ties): no draw, no event.
-#[derive(Debug)]
-pub struct PrivateSelection {
-    mechanism: SelectionMechanism,
-    neighbouring: Neighbouring,
-    noise: DpRng,
-    events: EventLog,
-    releases: u64,
-}
-
-impl PrivateSelection {
-    /// Selections by `mechanism` on the noise stream of `seeds`, accounted under `neighbouring`.
-    pub fn new(mechanism: SelectionMechanism, neighbouring: Neighbouring, seeds: Seeds) -> Self {
-        PrivateSelection {
-            mechanism,
-            neighbouring,
-            noise: seeds.stream(Stream::Noise),
-            events: EventLog::default(),
-            releases: 0,
-        }
-    }
-
-    /// The index of the (noisily) smallest score at scale λ for scores of sensitivity Δ, and its
-    /// event `EpsilonDelta(2Δ/λ, 0)` recorded (λ = 0: the exact argmin, nothing recorded).
-    ///
-    /// # Errors
-    /// `Empty` or `NonFinite` scores; `InvalidParameter` for λ < 0 or not finite, or (λ > 0) Δ not
-    /// finite and positive.
-    pub fn select_min(&mut self, scores: &[f64], scale_lambda: f64, sensitivity: f64) -> Result<usize> {
-        if scores.is_empty() {
-            return Err(Error::Empty { what: "scores" });
-        }
-        check::all_finite("scores", scores)?;
-        let lambda = check::non_negative("selection scale lambda", scale_lambda)?;
-        if lambda == 0.0 {
-            let mut best = 0;
-            for (i, s) in scores.iter().enumerate() {
-                if *s < scores[best] {
-                    best = i;
-                }
-            }
-            return Ok(best);
-        }
-        let delta = check::positive("score sensitivity", sensitivity)?;
-        let epsilon = 2.0 * delta / lambda;
-        let event = DpEvent::epsilon_delta(epsilon, 0.0)?;
-        let index = match self.mechanism {
-            SelectionMechanism::ReportNoisyMin => crate::noise::report_noisy_min(
-                &mut self.noise,
-                scores,
-                epsilon,
-                delta,
-                crate::noise::Monotonicity::General,
-            )?,
-            SelectionMechanism::Exponential => {
-                let negated: Vec<f64> = scores.iter().map(|s| -s).collect();
-                crate::noise::exponential_mechanism(
-                    &mut self.noise,
-                    &negated,
-                    epsilon,
-                    delta,
-                    crate::noise::Monotonicity::General,
-                )?
-            }
-        };
-        self.releases += 1;
-        self.events.push(event);
-        Ok(index)
-    }
-
-    /// Ends the run: its events, `epsilon` as the run's own composition of them reads it (pure DP,
-    /// δ = 0; `None` for a run without a claim), and the number of noisy selections.
-    pub fn finish(self, epsilon: Option<f64>) -> ReleaseSummary {
-        let claim = epsilon.is_some();
-        let privacy = PrivacyReport { epsilon, delta: claim.then_some(0.0), sigma: 0.0 };
-        let neighbouring = claim.then_some(self.neighbouring);
-        ReleaseSummary { events: self.events, privacy, releases: self.releases, neighbouring }
-    }
-}
-
-/// The exact probabilities of [`SelectionMechanism::Exponential`] at scale λ > 0 for scores of
-/// sensitivity Δ: `P(i) = exp(−sᵢ/λ)/Σⱼ exp(−sⱼ/λ)`, computed as [`PrivateSelection::select_min`]
-/// samples it (the same call, so an exact audit sees the sampler's own law).
-///
-/// # Errors
-/// As [`PrivateSelection::select_min`], and λ = 0.
-pub fn exponential_selection_probabilities(scores: &[f64], scale_lambda: f64, sensitivity: f64) -> Result<Vec<f64>> {
-    let lambda = check::positive("selection scale lambda", scale_lambda)?;
-    let delta = check::positive("score sensitivity", sensitivity)?;
-    let negated: Vec<f64> = scores.iter().map(|s| -s).collect();
-    crate::noise::exponential_mechanism_probabilities(
-        &negated,
-        2.0 * delta / lambda,
-        delta,
-        crate::noise::Monotonicity::General,
-    )
 }

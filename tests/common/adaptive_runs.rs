@@ -5,7 +5,7 @@
 use dpref::data::{Dataset, absolute_regression};
 use dpref::geometry::EllipsoidProjection;
 use dpref::loss::Loss;
-use dpref::optim::adaptive_noise::{AdaptiveNoiseConfig, pagan::pagan, pasan::pasan};
+use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::{Privacy, Run, Trace};
 use dpref::rng::{Seeds, Stream};
 
@@ -26,8 +26,8 @@ pub fn run(alg: Alg, data: &Dataset, loss: Loss, cfg: &AdaptiveNoiseConfig, seed
     let mut cfg = cfg.clone();
     cfg.batch_size_b = cfg.batch_size_b.or(Some(cfg.sampler.expected_batch_size(data.n())));
     let r = match alg {
-        Alg::Pasan => pasan(data, loss, &cfg, Seeds::new(seed), &mut trace),
-        Alg::Pagan => pagan(data, loss, &cfg, Seeds::new(seed), &mut trace),
+        Alg::Pasan => AdaptiveMethod::Pasan.run(data, loss, &cfg, Seeds::new(seed), &mut trace),
+        Alg::Pagan => AdaptiveMethod::Pagan.run(data, loss, &cfg, Seeds::new(seed), &mut trace),
     };
     (r.unwrap_or_else(|e| panic!("{alg:?}: {e}")), trace)
 }

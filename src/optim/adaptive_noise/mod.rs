@@ -21,8 +21,6 @@ pub mod pasan;
 pub mod second_moment;
 
 pub use biased::{biased_adagrad, biased_sgd};
-pub use pagan::pagan;
-pub use pasan::pasan;
 pub use second_moment::{MomentNoise, SecondMomentConfig, SecondMomentEstimate, private_second_moments};
 
 use crate::accounting::Neighbouring;
@@ -129,22 +127,22 @@ impl AdaptiveNoiseConfig {
         Ok(self)
     }
 
-    /// Runs PASAN (\[ADFJT\] Alg. 1) with these settings, without a trace ([`pasan()`] takes an
-    /// observer).
+    /// Runs PASAN (\[ADFJT\] Alg. 1) with these settings, without a trace
+    /// ([`AdaptiveMethod::run`] takes an observer).
     ///
     /// # Errors
-    /// As [`pasan()`].
+    /// As [`AdaptiveMethod::run`].
     pub fn run_pasan(&self, data: &crate::data::Dataset, loss: crate::loss::Loss, seeds: Seeds) -> Result<Run> {
-        pasan::pasan(data, loss, self, seeds, &mut NoTrace)
+        AdaptiveMethod::Pasan.run(data, loss, self, seeds, &mut NoTrace)
     }
 
-    /// Runs PAGAN (\[ADFJT\] Alg. 2) with these settings, without a trace ([`pagan()`] takes an
-    /// observer).
+    /// Runs PAGAN (\[ADFJT\] Alg. 2) with these settings, without a trace
+    /// ([`AdaptiveMethod::run`] takes an observer).
     ///
     /// # Errors
-    /// As [`pagan()`].
+    /// As [`AdaptiveMethod::run`].
     pub fn run_pagan(&self, data: &crate::data::Dataset, loss: crate::loss::Loss, seeds: Seeds) -> Result<Run> {
-        pagan::pagan(data, loss, self, seeds, &mut NoTrace)
+        AdaptiveMethod::Pagan.run(data, loss, self, seeds, &mut NoTrace)
     }
 
     /// Checks every setting that does not need the data (the fields are public, so a run checks
@@ -228,72 +226,81 @@ impl AdaptiveNoiseConfig {
     }
 }
 
-/// Lines 7–8, the only lines in which PASAN (Alg. 1) and PAGAN (Alg. 2) differ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum AdaptiveUpdate {
-    /// Alg. 1: AdaGrad-norm, [`adagrad_norm_step`].
-    Norm,
-    /// Alg. 2: diagonal AdaGrad, [`adagrad_diagonal_step`].
-    Diagonal,
+/// Which of \[ADFJT\]'s private adaptive methods a run is. PASAN (Alg. 1) and PAGAN (Alg. 2)
+/// share lines 1–6 and 9 and differ only in the update of lines 7–8, so they are one loop and one
+/// entry point, [`AdaptiveMethod::run`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum AdaptiveMethod {
+    /// PASAN (module doc of [`pasan`]): the AdaGrad-norm update [`adagrad_norm_step`].
+    Pasan,
+    /// PAGAN (module doc of [`pagan`]): the diagonal AdaGrad update [`adagrad_diagonal_step`].
+    Pagan,
 }
 
-/// PASAN (`update = Norm`) or PAGAN (`update = Diagonal`): lines 1–6 and 9, which the two
-/// algorithms share, around the update of lines 7–8 (module docs of `pasan.rs` and `pagan.rs`).
-///
-/// Proof: proofs/adaptive_noise/pasan.md and proofs/adaptive_noise/pagan.md (§2 line tables).
-///
-/// # Errors
-/// As [`pasan()`] and [`pagan()`].
-#[allow(non_snake_case)]
-fn adaptive_noise_run(
-    data: &Dataset,
-    loss: Loss,
-    config: &AdaptiveNoiseConfig,
-    seeds: Seeds,
-    observer: &mut impl Observer,
-    update: AdaptiveUpdate,
-) -> Result<Run> {
-    let (n, d) = (data.n(), data.d());
-    config.validate(n, d)?;
-    if update == AdaptiveUpdate::Diagonal {
-        // Line 8 of Alg. 2 needs the H-weighted projection onto X: refuse a domain without one
-        // (l1 ball) now, before any randomness.
-        config.domain.project_weighted(&mut vec![0.0; d], &vec![1.0; d])?;
-    }
-    loss.check_labels(data)?;
-    let T = config.steps_t;
-    let a = config.ellipsoid_a();
-    let mut step = config.private_step(n, seeds, &a)?;
-    let mut avg = Averager::new(d);
-    // Alg. 1, line 1 (Alg. 2 alike): x^0 in X
-    let mut x = start_point(config.x0.as_deref(), d, &config.domain);
-    let mut x_next = vec![0.0; d];
-    // The AdaGrad sums: S (a scalar, Alg. 1) or S_j (per coordinate, Alg. 2), and H (Alg. 2)
-    let (mut sum_sq_norm, mut sum_sq, mut h) = (0.0, vec![0.0; d], vec![0.0; d]);
-    for k in 0..T {
-        observer.observe(TraceEvent::Iterate { step: k, x: &x });
-        // Alg. 1, line 3 (Alg. 2 alike): draw the batch D_k
-        // Alg. 1, line 4 (Alg. 2 alike): A_k = C/B^2 (fixed, `a`)
-        // Alg. 1, line 5 (Alg. 2 alike): g_tilde = (1/b) sum_i pi_A(g^{k,i}) (the sum; divided by b with the noise)
-        // Alg. 1, line 6 (Alg. 2 alike): g_hat = g_tilde + s xi, xi ~ N(0, A^-1), s = z/b (corrected): (sum + z A^-1/2 w)/b
-        let g_hat = step.noisy_gradient(data, loss, &x)?;
-        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat });
-        let alpha = config.step_scale_alpha;
-        match update {
-            // Alg. 1, line 7: alpha_k = alpha / sqrt(sum_{i<=k} |g_hat^i|^2)
-            // Alg. 1, line 8: x^{k+1} = Pi_X(x^k - alpha_k g_hat^k) (both in `adagrad_norm_step`)
-            AdaptiveUpdate::Norm => adagrad_norm_step(&x, g_hat, &mut sum_sq_norm, alpha, &config.domain, &mut x_next),
-            // Alg. 2, line 7: H_k = diag(sum_{i<=k} g_hat^i g_hat^i^T)^{1/2} / alpha
-            // Alg. 2, line 8: x^{k+1} = argmin_{x in X} |x - (x^k - H_k^-1 g_hat^k)|_{H_k}
-            AdaptiveUpdate::Diagonal => {
-                adagrad_diagonal_step(&x, g_hat, &mut sum_sq, alpha, &config.domain, &mut h, &mut x_next)?;
-            }
+impl AdaptiveMethod {
+    /// Runs PASAN or PAGAN (module docs of [`pasan`] and [`pagan`]) with sampling and noise
+    /// streams from `seeds`: lines 1–6 and 9, which the two algorithms share, around the update
+    /// of lines 7–8.
+    ///
+    /// Proof: proofs/adaptive_noise/pasan.md and proofs/adaptive_noise/pagan.md (§2 line tables).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for invalid settings (checked before any randomness); `Unsupported` for
+    /// a privacy target with a sampler or relation no accountant covers, or (PAGAN) a domain
+    /// without an H-weighted projection.
+    #[allow(non_snake_case)]
+    pub fn run(
+        self,
+        data: &Dataset,
+        loss: Loss,
+        config: &AdaptiveNoiseConfig,
+        seeds: Seeds,
+        observer: &mut impl Observer,
+    ) -> Result<Run> {
+        let (n, d) = (data.n(), data.d());
+        config.validate(n, d)?;
+        if self == AdaptiveMethod::Pagan {
+            // Line 8 of Alg. 2 needs the H-weighted projection onto X: refuse a domain without one
+            // (l1 ball) now, before any randomness.
+            config.domain.project_weighted(&mut vec![0.0; d], &vec![1.0; d])?;
         }
-        avg.add(&x, &x_next);
-        std::mem::swap(&mut x, &mut x_next);
+        loss.check_labels(data)?;
+        let T = config.steps_t;
+        let a = config.ellipsoid_a();
+        let mut step = config.private_step(n, seeds, &a)?;
+        let mut avg = Averager::new(d);
+        // Alg. 1, line 1 (Alg. 2 alike): x^0 in X
+        let mut x = start_point(config.x0.as_deref(), d, &config.domain);
+        let mut x_next = vec![0.0; d];
+        // The AdaGrad sums: S (a scalar, Alg. 1) or S_j (per coordinate, Alg. 2), and H (Alg. 2)
+        let (mut sum_sq_norm, mut sum_sq, mut h) = (0.0, vec![0.0; d], vec![0.0; d]);
+        for k in 0..T {
+            observer.observe(TraceEvent::Iterate { step: k, x: &x });
+            // Alg. 1, line 3 (Alg. 2 alike): draw the batch D_k
+            // Alg. 1, line 4 (Alg. 2 alike): A_k = C/B^2 (fixed, `a`)
+            // Alg. 1, line 5 (Alg. 2 alike): g_tilde = (1/b) sum_i pi_A(g^{k,i}) (the sum; divided by b with the noise)
+            // Alg. 1, line 6 (Alg. 2 alike): g_hat = g_tilde + s xi, xi ~ N(0, A^-1), s = z/b (corrected): (sum + z A^-1/2 w)/b
+            let g_hat = step.noisy_gradient(data, loss, &x)?;
+            observer.observe(TraceEvent::NoisyGradient { step: k, g_hat });
+            let alpha = config.step_scale_alpha;
+            match self {
+                // Alg. 1, line 7: alpha_k = alpha / sqrt(sum_{i<=k} |g_hat^i|^2)
+                // Alg. 1, line 8: x^{k+1} = Pi_X(x^k - alpha_k g_hat^k) (both in `adagrad_norm_step`)
+                AdaptiveMethod::Pasan => {
+                    adagrad_norm_step(&x, g_hat, &mut sum_sq_norm, alpha, &config.domain, &mut x_next)
+                }
+                // Alg. 2, line 7: H_k = diag(sum_{i<=k} g_hat^i g_hat^i^T)^{1/2} / alpha
+                // Alg. 2, line 8: x^{k+1} = argmin_{x in X} |x - (x^k - H_k^-1 g_hat^k)|_{H_k}
+                AdaptiveMethod::Pagan => {
+                    adagrad_diagonal_step(&x, g_hat, &mut sum_sq, alpha, &config.domain, &mut h, &mut x_next)?;
+                }
+            }
+            avg.add(&x, &x_next);
+            std::mem::swap(&mut x, &mut x_next);
+        }
+        // Alg. 1, line 9 (Alg. 2 alike): return the average (k = 0..T-1 by default, corrected)
+        Ok(Run::new(avg.output(config.output, &x), x, T, step.finish()?))
     }
-    // Alg. 1, line 9 (Alg. 2 alike): return the average (k = 0..T-1 by default, corrected)
-    Ok(Run::new(avg.output(config.output, &x), x, T, step.finish()?))
 }
 
 /// The noise multiplier of \[ADFJT\]'s printed calibration, corrected (erratum E1, proofs/adaptive_noise/pasan.md §5): on the

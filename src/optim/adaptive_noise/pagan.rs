@@ -1,6 +1,9 @@
 //! PAGAN — Private AdaGrad with Adaptive Noise. \[ADFJT\] Algorithm 2.
 //!
-//! Input: dataset, loss, [`AdaptiveNoiseConfig`] (T, q, α, C, B, z or (ε, δ), X). Output: [`Run`].
+//! Input: dataset, loss, [`AdaptiveNoiseConfig`](super::AdaptiveNoiseConfig) (T, q, α, C, B, z or (ε, δ), X).
+//! Output: [`Run`](crate::optim::Run). Run it by
+//! [`AdaptiveMethod::Pagan`](super::AdaptiveMethod::Pagan)`.run(data, loss, &config, seeds, observer)`:
+//! lines 1–6 and 9 are shared with PASAN, lines 7–8 are the diagonal AdaGrad update.
 //! Invariants: projected gradients lie in `E_A`, `A = C/B²`; one privacy event per step.
 //! ```text
 //! 1: choose x^0 ∈ X
@@ -19,26 +22,3 @@
 //! replace-one). Lines 7–9 are post-processing.
 //! # Proof
 //! proofs/adaptive_noise/pagan.md (§2 line table, §5 errata).
-
-use super::{AdaptiveNoiseConfig, AdaptiveUpdate, adaptive_noise_run};
-use crate::data::Dataset;
-use crate::error::Result;
-use crate::loss::Loss;
-use crate::optim::{Observer, Run};
-use crate::rng::Seeds;
-
-/// Runs PAGAN (see the module doc) with sampling and noise streams from `seeds`.
-///
-/// # Errors
-/// `InvalidParameter` for invalid settings (checked before any randomness); `Unsupported` for a
-/// privacy target with a sampler or relation no accountant covers.
-pub fn pagan(
-    data: &Dataset,
-    loss: Loss,
-    config: &AdaptiveNoiseConfig,
-    seeds: Seeds,
-    observer: &mut impl Observer,
-) -> Result<Run> {
-    // Lines 1–6 and 9 are shared with PASAN; lines 7–8 are the diagonal AdaGrad update
-    adaptive_noise_run(data, loss, config, seeds, observer, AdaptiveUpdate::Diagonal)
-}

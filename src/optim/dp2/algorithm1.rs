@@ -36,6 +36,7 @@ use super::{Preconditioner, preconditioner_diagonal};
 use crate::accounting::Neighbouring;
 use crate::error::{Error, Result, check};
 use crate::model::GradientOracle;
+use crate::optim::private_step::oracle_start;
 use crate::optim::{
     NoiseForm, NoiseShape, Observer, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent, check_start,
 };
@@ -244,10 +245,7 @@ pub fn dp2(
     seeds: Seeds,
     observer: &mut impl Observer,
 ) -> Result<Run> {
-    let (n, p) = (oracle.num_records(), oracle.num_params());
-    config.validate(n, p)?;
-    let w0 = config.w0.clone().unwrap_or_else(|| vec![0.0; p]);
-    oracle.validate(&w0)?;
+    let (n, p, w0) = oracle_start(oracle, config.w0.as_deref(), |n, p| config.validate(n, p))?;
     let (T, s1, s2) = (config.steps_t, config.delay_sgd_s1, config.delay_adaptive_s2);
     let (C1, C_adaptive) = (config.clip_sgd_c1, config.adaptive_clip());
     let mut release = config.private_release(n, seeds, None)?;

@@ -34,6 +34,7 @@ use super::preconditioner_diagonal;
 use crate::accounting::{DpEvent, per_example_sum_gaussian};
 use crate::error::Result;
 use crate::model::GradientOracle;
+use crate::optim::private_step::oracle_start;
 use crate::optim::{NoiseShape, Observer, Run, TraceEvent};
 use crate::rng::Seeds;
 
@@ -65,7 +66,6 @@ pub fn dp2_extra_query(
     seeds: Seeds,
     observer: &mut impl Observer,
 ) -> Result<Run> {
-    let (n, p) = (oracle.num_records(), oracle.num_params());
     if config.noise_order != super::algorithm1::NoiseOrder::PreconditionFirst {
         return Err(crate::Error::invalid(
             "noise order",
@@ -73,9 +73,7 @@ pub fn dp2_extra_query(
             "precondition-first for variant 1 (the two ablations are separate methods)",
         ));
     }
-    config.validate(n, p)?;
-    let w0 = config.w0.clone().unwrap_or_else(|| vec![0.0; p]);
-    oracle.validate(&w0)?;
+    let (n, p, w0) = oracle_start(oracle, config.w0.as_deref(), |n, p| config.validate(n, p))?;
     let (T, s) = (config.steps_t, config.delay_sgd_s1);
     let (C1, C2) = (config.clip_sgd_c1, config.clip_adaptive_c2);
     let run_event = |sigma: f64| extra_query_event(config, n, sigma);

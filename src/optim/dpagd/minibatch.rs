@@ -24,6 +24,7 @@ use crate::accounting::Neighbouring;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::model::{GradientOracle, Model, OnData};
+use crate::optim::private_step::oracle_start;
 use crate::optim::{
     NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent, check_start,
 };
@@ -299,10 +300,7 @@ pub fn dp_minibatch_on(
     seeds: Seeds,
     observer: &mut impl Observer,
 ) -> Result<Run> {
-    let (n, p) = (oracle.num_records(), oracle.num_params());
-    config.validate(n, p)?;
-    let w0 = config.w0.clone().unwrap_or_else(|| vec![0.0; p]);
-    oracle.validate(&w0)?;
+    let (n, p, w0) = oracle_start(oracle, config.w0.as_deref(), |n, p| config.validate(n, p))?;
     let T = config.steps_t;
     let C = config.clip_c;
     let mut release = PrivateRelease::new(

@@ -496,9 +496,9 @@ impl RunPlan<'_> {
             (Job::DpSgd(cfg), RunModel::Glm(m)) => crate::optim::dp_sgd::dp_sgd(data, m.loss, cfg, seeds, observer)?,
             (Job::AdaptiveNoise(cfg), RunModel::Glm(m)) => {
                 if spec.algorithm == Algorithm::Pasan {
-                    crate::optim::adaptive_noise::pasan::pasan(data, m.loss, cfg, seeds, observer)?
+                    crate::optim::adaptive_noise::AdaptiveMethod::Pasan.run(data, m.loss, cfg, seeds, observer)?
                 } else {
-                    crate::optim::adaptive_noise::pagan::pagan(data, m.loss, cfg, seeds, observer)?
+                    crate::optim::adaptive_noise::AdaptiveMethod::Pagan.run(data, m.loss, cfg, seeds, observer)?
                 }
             }
             (Job::NoisyMirrorDescent(cfg), RunModel::Glm(m)) => {

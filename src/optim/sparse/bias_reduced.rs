@@ -269,9 +269,7 @@ impl BiasReducedConfig {
         mech: &dyn MeanMechanism,
         release: &mut PrivateRelease,
     ) -> Result<BiasReducedEstimate> {
-        let n = glm.data.n();
-        let law = TruncatedGeometric::new(truncation_m(n)?)?;
-        self.check_level(&law, level_n)?;
+        let (n, law) = Self::level_law(glm, level_n)?;
         // Alg. 5, line 1: B = uniform ordered 2^{N+1}-sample of [n], O = first half, E = second half
         let mut B = Vec::new();
         release.sample_ordered_subset(n, 1usize << (level_n + 1), &mut B)?;
@@ -301,9 +299,7 @@ impl BiasReducedConfig {
         mech: &dyn MeanMechanism,
         release: &mut PrivateRelease,
     ) -> Result<BiasReducedEstimate> {
-        let n = glm.data.n();
-        let law = TruncatedGeometric::new(truncation_m(n)?)?;
-        self.check_level(&law, level_n)?;
+        let (n, law) = Self::level_law(glm, level_n)?;
         if B.len() != 1usize << (level_n + 1) {
             return Err(Error::invalid("ordered sample B", B.len(), "of length 2^(N+1)"));
         }
@@ -357,11 +353,15 @@ impl BiasReducedConfig {
         Ok(PrivacyReport { epsilon: Some(epsilon), delta: Some(self.delta), sigma: 0.0 })
     }
 
-    fn check_level(&self, law: &TruncatedGeometric, level_n: u32) -> Result<()> {
+    /// n and the law TGeom(M) of the level on `glm`'s data, with `level_n` checked to lie in its
+    /// support 0..=M.
+    fn level_law(glm: SparseGlm<'_>, level_n: u32) -> Result<(usize, TruncatedGeometric)> {
+        let n = glm.data.n();
+        let law = TruncatedGeometric::new(truncation_m(n)?)?;
         if level_n > law.truncation() {
             return Err(Error::invalid("level N", level_n, "<= M = floor(log2 n) - 1 (the support of TGeom(M))"));
         }
-        Ok(())
+        Ok((n, law))
     }
 
     /// Lines 2–4: the three mean mechanism calls on B, O and E.
