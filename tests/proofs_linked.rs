@@ -8,7 +8,11 @@
 //! 4. every `proofs/**/*.md` file is cited from `src/` or listed in `proofs/README.md`;
 //! 5. every algorithm file under `src/optim/` cites a proof;
 //! 6. every line-table row `| Alg. N, line K | … |` of a proof has a last "checked by" cell that
-//!    names at least one test, each a `fn` under `tests/` or `src/`.
+//!    names at least one test, each a `fn` under `tests/` or `src/`;
+//! 7. no file under `src/` or `proofs/` leans on documents outside the repository: no mention of
+//!    the engineering notes (`notes/…`, `notes §2.6`, "the notes", `notes E2`) and no paper file
+//!    name (`002_275032540c8a1df4.txt`); papers are cited by their own section, equation and
+//!    algorithm numbers, with the bibliography in `proofs/README.md`.
 //!
 //! The checkers are plain functions over file contents, so the last tests run them on synthetic
 //! inputs and show that each one fails when a link is broken (a check that cannot fail proves
@@ -274,6 +278,43 @@ fn line_rows_without_tests(path: &str, md: &str, is_fn: impl Fn(&str) -> bool) -
     problems
 }
 
+/// Check 7 over one text: every line that mentions the engineering notes kept outside the
+/// repository (`notes/`, `notes §`, `notes'`, "the notes", `notes` followed by a property label
+/// such as `E2` or `P9`, `notes erratum`) or a paper file name (`ddd_` + 16 hex digits + `.txt`),
+/// as `(1-based line, the line)`. Plain English uses of "notes" ("two notes:") pass.
+fn external_references(text: &str) -> Vec<(usize, String)> {
+    fn cites_notes(line: &str) -> bool {
+        let lower = line.to_lowercase();
+        if lower.contains("the notes") || lower.contains("notes/") || lower.contains("notes'") {
+            return true;
+        }
+        lower.match_indices("notes ").any(|(i, _)| {
+            let rest = &line[i + "notes ".len()..];
+            let mut chars = rest.chars();
+            let (a, b) = (chars.next(), chars.next());
+            rest.starts_with('§')
+                || rest.starts_with("erratum")
+                || matches!((a, b), (Some(a), Some(b)) if a.is_ascii_uppercase() && b.is_ascii_digit())
+        })
+    }
+    fn names_a_paper_file(line: &str) -> bool {
+        line.match_indices(".txt").any(|(i, _)| {
+            let stem = &line.as_bytes()[..i];
+            stem.len() >= 20 && {
+                let name = &stem[stem.len() - 20..];
+                name[..3].iter().all(u8::is_ascii_digit)
+                    && name[3] == b'_'
+                    && name[4..].iter().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+            }
+        })
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| cites_notes(line) || names_a_paper_file(line))
+        .map(|(i, line)| (i + 1, line.trim().to_string()))
+        .collect()
+}
+
 fn read_repo_file(rel: &str) -> Option<String> {
     std::fs::read_to_string(root().join(rel)).ok()
 }
@@ -385,7 +426,39 @@ fn proofs_every_algorithm_file_cites_a_proof() {
     assert_no_problems("algorithm files without a proof", &problems);
 }
 
+#[test]
+fn proofs_and_sources_are_self_contained() {
+    let mut problems = Vec::new();
+    for (path, text) in files_under("src", ".rs").into_iter().chain(files_under("proofs", ".md")) {
+        for (no, line) in external_references(&text) {
+            problems.push(format!("{path}:{no}: cites a document outside the repository: {line}"));
+        }
+    }
+    assert_no_problems("references to the notes or paper files", &problems);
+}
+
 // ---- the checkers on synthetic inputs: each must catch a broken link ----
+
+#[test]
+fn proofs_link_checker_flags_references_outside_the_repository() {
+    let flagged = [
+        "/// C′ = 0.25 (notes §2.6).",
+        "//! experiment E5 of the notes (`notes/l1-geometry.md` §5)",
+        "/// regression (notes E2): features",
+        "as in The Notes' table",
+        "(notes erratum 5)",
+        "Paper: `../shared/papers/002_275032540c8a1df4.txt`",
+    ];
+    for line in flagged {
+        assert_eq!(external_references(line).len(), 1, "{line}");
+    }
+    let passed =
+        ["Two notes: Lemma 5.3's inequality", "## 5 Errata and notes on the literature", "see data.txt", "x_notes = 1"];
+    for line in passed {
+        assert!(external_references(line).is_empty(), "{line}");
+    }
+    assert_eq!(external_references("a\n  (notes P9)\nb"), [(2, "(notes P9)".to_string())]);
+}
 
 #[test]
 fn proofs_link_checker_flags_a_missing_line_row() {

@@ -1,4 +1,4 @@
-//! `dpref reproduce l1`: experiment E5 of the \[AFKT\] notes (`notes/l1-geometry.md` §5), the
+//! `dpref reproduce l1`: an experiment for \[AFKT\] (E5; the paper has none), the
 //! shape of the rates on the closed-form least-squares problem over the unit l1 ball.
 //!
 //! \[AFKT\] has no experiments. This one runs noisy mirror descent (Algorithm 1, entropic map,
@@ -20,7 +20,7 @@
 //! (one expected pass), the averaged iterate, the step size tuned on separate seeds over
 //! [`STEP_GRID`] (extended by √10 beyond an edge that wins) by the lowest mean excess; Algorithm 3 with T free, tuned
 //! on separate seeds over 1..=[`MAX_PHASES`] by the lowest mean excess, and b the largest
-//! multiple of 2^T with `b(T + T(T+1)/4) ≤ n` (the notes' practical caveat: the printed
+//! multiple of 2^T with `b(T + T(T+1)/4) ≤ n` (a practical reading: the printed
 //! `b = n/ln²n`, `T = ½log₂(bεβD/(L ln m))` give T ≈ 2 at these n). The tuning is non-private
 //! (an oracle over T, as the theorem's T is), and said so in the report.
 
@@ -518,7 +518,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
          (extended by sqrt(10) beyond an edge that wins, at most {MAX_EXTENSIONS} values; non-private oracle tuning), sigma calibrated by the RDP accountant to (epsilon, {DELTA:e}). \
          Frank-Wolfe: Algorithm 3, pure epsilon-DP (corrected sensitivity, report-noisy-min, exact per-sample ledger), T \
          tuned over 1..={MAX_PHASES} by the lowest mean excess on separate seeds (non-private oracle tuning), b the largest \
-         multiple of 2^T with b(T + T(T+1)/4) <= n (the notes' practical caveat).\n\n\
+         multiple of 2^T with b(T + T(T+1)/4) <= n (a practical reading: the printed b = n/ln^2 n gives T of about 2 at these n).\n\n\
          A slope is that of ln(mean excess) on ln(parameter) by least squares, with a 95% percentile bootstrap interval \
          (seeds resampled within each grid point). A claim is **observed** when the interval meets the predicted range: \
          from the rate's polynomial exponent to the slope, on the same grid, of the theorem's rate with its logarithms \
@@ -545,7 +545,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
          (up to d). \
          Grid points whose mean excess is near F(0) - F* = {TRIVIAL_EXCESS:.3} (the trivial output 0; the grey line in the \
          plots) are at the ceiling and flatten a fitted slope. Frank-Wolfe takes K = 2^(T+1) - 2 steps; the tuned T is \
-         small at these n (the notes' caveat), so its excess is largely the few-steps/noise trade-off of choosing T, \
+         small at these n (see the settings above), so its excess is largely the few-steps/noise trade-off of choosing T, \
          which does not depend on d.\n\n"
     );
     md += "### Claims\n\n";

@@ -32,7 +32,7 @@ use crate::optim::sparse::{
 use crate::optim::{NoTrace, PrivacyReport};
 use crate::rng::Seeds;
 
-/// C′ of τ = C′n/ln(2/δ) (notes §2.6: P[T ≤ τ] ≤ 1/4 in simulation at 0.25).
+/// C′ of τ = C′n/ln(2/δ) (P[T ≤ τ] ≤ 1/4 at 0.25 in simulation: proofs/sparse/bias_reduced_sgd.md §4).
 pub const HORIZON_C_PRIME: f64 = 0.25;
 
 /// Which \[GGKKM\] algorithm.

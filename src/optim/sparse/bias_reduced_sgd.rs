@@ -304,7 +304,7 @@ fn check_budget(epsilon: f64, delta: f64) -> Result<()> {
     Ok(())
 }
 
-/// τ = C′n/ln(2/δ) (Thms. 6.7, 6.8; C′ = 0.25 satisfies P[T ≤ τ] ≤ 1/4 in simulation, notes §2.6).
+/// τ = C′n/ln(2/δ) (Thms. 6.7, 6.8; C′ = 0.25 satisfies P[T ≤ τ] ≤ 1/4 in simulation, proofs/sparse/bias_reduced_sgd.md §4).
 ///
 /// # Errors
 /// `InvalidParameter` for C′ not positive, n = 0, δ ∉ (0, 1).

@@ -46,7 +46,7 @@ use crate::optim::{EventLog, PrivacyReport, PrivateRelease};
 use crate::rng::Seeds;
 use serde::Serialize;
 
-/// The largest measurement matrix drawn, m·d ≤ 2²⁵ entries (256 MiB of f64; the notes' E1 size,
+/// The largest measurement matrix drawn, m·d ≤ 2²⁵ entries (256 MiB of f64; `dpref reproduce sparse`'s E1 size,
 /// m = 170 and d = 2·10⁴, is 3.4·10⁶).
 pub const MAX_MATRIX_ENTRIES: usize = 1 << 25;
 
