@@ -115,7 +115,7 @@ fn c1_mean_sensitivities_are_attained_by_adversarial_neighbours() {
 /// δ(ε) ≤ δ for ε ∈ {0.1, 0.5, 0.9}; at ε = 10 the classical calibration fails
 /// (δ(10) = 3.4e-3 > 1e-3), which is why δ > 0 with ε ≥ 1 is refused.
 #[test]
-fn b1_noise_scales_events_and_gaussian_calibration() {
+fn b1_c3_noise_scales_events_and_gaussian_calibration() {
     let (n, l, s) = (50usize, 1.5, 9usize);
     let rel = |x: f64, y: f64| (x - y).abs() <= 1e-14 * y;
     let (csr, _) = datasets(n, 30, s, l, 3);

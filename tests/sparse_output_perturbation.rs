@@ -52,7 +52,7 @@ fn sub(a: &[f64], b: &[f64]) -> Vec<f64> {
 /// With the linear loss on ℝ^d (x* = x⁰ − (1/(λn))Σ y_i a_i, one exact step) negating a row of norm
 /// L attains 2L/(λn) to a relative 1e-12 (the bound is tight; the proof's 4L/(λn) is loose).
 #[test]
-fn prop_output_perturbation_certified_minimisers_within_sensitivity_on_adversarial_neighbours() {
+fn c5_output_perturbation_certified_minimisers_within_sensitivity_on_adversarial_neighbours() {
     let (n, d, s, l) = (20usize, 30usize, 3usize, 1.0);
     let (rows, labels) = records(n, d, s, l, 7);
     let negated = {
