@@ -52,6 +52,7 @@
 //!
 //! Proof: proofs/sparse/bias_reduced.md.
 
+use super::accounted::Accounted;
 use super::gaussian_l1_recovery::GaussianL1RecoveryConfig;
 use super::projection_mechanism::ProjectionMechanismConfig;
 use crate::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant};
@@ -144,11 +145,11 @@ pub struct BiasReducedEstimate {
 pub struct BiasReducedRun {
     /// The estimate.
     pub estimate: BiasReducedEstimate,
-    /// The privacy events executed.
-    pub events: EventLog,
-    /// Pure ε (Laplace: basic composition, no amplification) or ε at δ (Gaussian: RDP accountant
-    /// with amplification by sampling without replacement).
-    pub privacy: PrivacyReport,
+    /// The privacy events executed and the privacy read from them: pure ε (Laplace: basic
+    /// composition, no amplification) or ε at δ (Gaussian: RDP accountant with amplification by
+    /// sampling without replacement).
+    #[serde(flatten)]
+    pub accounted: Accounted,
 }
 
 impl MeanMechanism for ProjectionMechanismConfig {
@@ -331,7 +332,7 @@ impl BiasReducedConfig {
         let estimate = self.estimate(x, glm, level_n, &mut release)?;
         let events = release.finish()?.events;
         let privacy = self.accounted(&events)?;
-        Ok(BiasReducedRun { estimate, events, privacy })
+        Ok(BiasReducedRun { estimate, accounted: Accounted { events, privacy } })
     }
 
     /// The privacy of a stand-alone call's events: δ = 0, pure ε = Σ 1/zᵢ over the Laplace

@@ -1,0 +1,72 @@
+//! What every private run of \[GGKKM\] reports about its privacy: the events it executed and the
+//! (ε, δ) read from them ([`Accounted`]), and the one reading shared by the single-release
+//! mechanisms, Algorithms 1–3 ([`Accounted::read_release`]).
+//!
+//! Proof: proofs/sparse/projection_mechanism.md, proofs/sparse/gaussian_l1_recovery.md and
+//! proofs/sparse/output_perturbation.md (their privacy sections).
+
+use crate::accounting::{DpEvent, gaussian};
+use crate::error::{Error, Result};
+use crate::optim::{EventLog, PrivacyReport, PrivateRelease};
+use serde::Serialize;
+
+/// The events a run executed and the privacy read from them, embedded (flattened) in each
+/// \[GGKKM\] run result: nobody types ε next to a run, it is always derived from `events`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Accounted {
+    /// The privacy events executed.
+    pub events: EventLog,
+    /// The privacy the accountant reads from `events`.
+    pub privacy: PrivacyReport,
+}
+
+impl Accounted {
+    /// No events yet, nothing read (the noise multiplier `sigma` noted): the value a
+    /// mechanism's `release_mean` returns before its `run` reads what the release recorded.
+    pub fn unread(sigma: f64) -> Self {
+        Accounted { events: EventLog::default(), privacy: PrivacyReport { epsilon: None, delta: None, sigma } }
+    }
+
+    /// Closes `release` and reads its events as one noisy release of Algorithms 1–3, at the
+    /// configured δ:
+    /// - `Laplace(z)` → pure ε = 1/z (rounded up), δ = 0 (Thm. 3.2; Thm. 5.1, δ = 0);
+    /// - `Gaussian(z)` → the exact Gaussian curve's ε at δ ([`gaussian::epsilon_for_delta`],
+    ///   rounded up; Thm. 3.3, Alg. 2's line 2, Thm. 5.1);
+    /// - `EpsilonDelta(0, δ_f)` then `Gaussian(z)`, δ_f < δ → the exact curve's ε at δ − δ_f,
+    ///   reported with δ (Alg. 2's measurement draw, whose failure probability and the
+    ///   Gaussian's δ add; Thm. 3.4).
+    ///
+    /// `what` names the mechanism in the error.
+    ///
+    /// # Errors
+    /// `Numerical` for any other event list; release and accountant errors.
+    pub fn read_release(release: PrivateRelease, delta: f64, what: &'static str) -> Result<Self> {
+        let events = release.finish()?.events;
+        let unexpected = || Error::Numerical {
+            what,
+            reason: format!(
+                "expected one Laplace or Gaussian release, or EpsilonDelta(0, delta_f) then Gaussian, found {:?}",
+                events.as_event().map(|e| e.describe())
+            ),
+        };
+        let (z, delta_gaussian) = match events.as_event() {
+            Some(DpEvent::Laplace { noise_multiplier }) => {
+                let privacy =
+                    PrivacyReport { epsilon: Some((1.0 / noise_multiplier).next_up()), delta: Some(0.0), sigma: 0.0 };
+                return Ok(Accounted { events, privacy });
+            }
+            Some(DpEvent::Gaussian { noise_multiplier }) => (noise_multiplier, delta),
+            Some(DpEvent::Composed(parts)) => match parts.as_slice() {
+                [DpEvent::EpsilonDelta { epsilon, delta: fail }, DpEvent::Gaussian { noise_multiplier }]
+                    if *epsilon == 0.0 && *fail < delta =>
+                {
+                    (*noise_multiplier, delta - fail)
+                }
+                _ => return Err(unexpected()),
+            },
+            _ => return Err(unexpected()),
+        };
+        let epsilon = gaussian::epsilon_for_delta(z, delta_gaussian)?;
+        Ok(Accounted { privacy: PrivacyReport { epsilon: Some(epsilon), delta: Some(delta), sigma: 0.0 }, events })
+    }
+}
