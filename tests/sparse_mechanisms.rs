@@ -17,7 +17,7 @@ use dpref::loss::Loss;
 use dpref::optim::sparse::projection_mechanism::NORM_ROUNDING;
 use dpref::optim::sparse::{
     NoiseScale, ProjectionMechanismConfig, SparseExponentialConfig, SparseVectors, TauChoice, TauEquation, Temperature,
-    project_noisy_mean, solve_tau, sparse_net,
+    project_noisy_mean, sparse_net,
 };
 use dpref::rng::{DpRng, Seeds, Stream};
 use rand::RngExt;
@@ -426,13 +426,15 @@ fn c6_sparse_exponential_exact_privacy_corrected_and_printed() {
 #[test]
 fn alg4_tau_equation_and_invalid_inputs() {
     let (b, l, s, eps, d, beta) = (2.0, 1.0, 1usize, 1.0, 4usize, 0.1);
+    let tau =
+        SparseExponentialConfig::new(eps, b, l, s, Domain::L2Ball { radius: 1.0 }, TauChoice::Given(1.0)).unwrap();
     let mut last = (f64::INFINITY, 0.0f64);
     for n in [10usize, 100, 1000, 10_000] {
-        let t = solve_tau(TauEquation::Corrected, b, l, s, eps, n, d, beta).unwrap();
+        let t = tau.solve_tau(TauEquation::Corrected, n, d, beta).unwrap();
         let lhs = t.powi(3) / (d as f64 / (t * beta)).ln();
         let rhs = b / (l * (s as f64).sqrt() * eps * n as f64);
         assert!((lhs - rhs).abs() <= 1e-9 * rhs, "root: {lhs} vs {rhs}");
-        let p = solve_tau(TauEquation::AsPrinted, b, l, s, eps, n, d, beta).unwrap();
+        let p = tau.solve_tau(TauEquation::AsPrinted, n, d, beta).unwrap();
         assert!(t < last.0 && p > last.1, "n = {n}: corrected {t}, printed {p}");
         last = (t, p);
     }

@@ -48,5 +48,5 @@ pub use projection_mechanism::{
     project_noisy_mean,
 };
 pub use sparse_exponential::{
-    SparseExponentialConfig, SparseExponentialRun, TauChoice, TauEquation, Temperature, solve_tau, sparse_net,
+    SparseExponentialConfig, SparseExponentialRun, TauChoice, TauEquation, Temperature, sparse_net,
 };
