@@ -1,13 +1,15 @@
 //! What every private run of \[GGKKM\] reports about its privacy: the events it executed and the
-//! (ε, δ) read from them ([`Accounted`]), and the one reading shared by the single-release
-//! mechanisms, Algorithms 1–3 ([`Accounted::read_release`]).
+//! (ε, δ) read from them ([`Accounted`]), with the readings the family uses: one noisy release
+//! (Algorithms 1–3, [`Accounted::read_release`]), the approximate-DP accountant on a whole event
+//! log (Algorithm 7, [`Accounted::approximate_dp`]), or what a release's own accountant read
+//! (Algorithm 6's privacy filter, `From<ReleaseSummary>`).
 //!
 //! Proof: proofs/sparse/projection_mechanism.md, proofs/sparse/gaussian_l1_recovery.md and
 //! proofs/sparse/output_perturbation.md (their privacy sections).
 
-use crate::accounting::{DpEvent, gaussian};
+use crate::accounting::{ApproxDpAccountant, DpEvent, Neighbouring, gaussian};
 use crate::error::{Error, Result};
-use crate::optim::{EventLog, PrivacyReport, PrivateRelease};
+use crate::optim::{EventLog, PrivacyReport, PrivateRelease, ReleaseSummary};
 use serde::Serialize;
 
 /// The events a run executed and the privacy read from them, embedded (flattened) in each
@@ -68,5 +70,29 @@ impl Accounted {
         };
         let epsilon = gaussian::epsilon_for_delta(z, delta_gaussian)?;
         Ok(Accounted { privacy: PrivacyReport { epsilon: Some(epsilon), delta: Some(delta), sigma: 0.0 }, events })
+    }
+
+    /// Reads `events` with the approximate-DP accountant under replace-one (basic composition of
+    /// `EpsilonDelta` claims, filters, pure selections; \[GGKKM\] Lemma 6.3 and Thm. 7.1's
+    /// composition). `what` names the log in the error.
+    ///
+    /// # Errors
+    /// `Empty` for an empty log; `Unsupported` for an event the accountant cannot read.
+    pub fn approximate_dp(events: EventLog, what: &'static str) -> Result<Self> {
+        let event = events.as_event().ok_or(Error::Empty { what })?;
+        let mut accountant = ApproxDpAccountant::new(Neighbouring::ReplaceOne);
+        accountant.compose(&event, 1)?;
+        let total = accountant.total();
+        Ok(Accounted {
+            events,
+            privacy: PrivacyReport { epsilon: Some(total.epsilon), delta: Some(total.delta), sigma: 0.0 },
+        })
+    }
+}
+
+impl From<ReleaseSummary> for Accounted {
+    /// The events a release recorded and the privacy its own accountant read from them.
+    fn from(summary: ReleaseSummary) -> Self {
+        Accounted { events: summary.events, privacy: summary.privacy }
     }
 }
