@@ -1,13 +1,14 @@
 //! What every private run of \[GGKKM\] reports about its privacy: the events it executed and the
 //! (ε, δ) read from them ([`Accounted`]), with the readings the family uses: one noisy release
 //! (Algorithms 1–3, [`Accounted::read_release`]), the approximate-DP accountant on a whole event
-//! log (Algorithm 7, [`Accounted::approximate_dp`]), or what a release's own accountant read
+//! log (Algorithm 7, [`Accounted::approximate_dp`]), pure or RDP composition (Algorithm 5,
+//! [`Accounted::pure_or_rdp`]), or what a release's own accountant read
 //! (Algorithm 6's privacy filter, `From<ReleaseSummary>`).
 //!
 //! Proof: proofs/sparse/projection_mechanism.md, proofs/sparse/gaussian_l1_recovery.md and
 //! proofs/sparse/output_perturbation.md (their privacy sections).
 
-use crate::accounting::{ApproxDpAccountant, DpEvent, Neighbouring, gaussian};
+use crate::accounting::{ApproxDpAccountant, Conversion, DpEvent, Neighbouring, RdpAccountant, gaussian};
 use crate::error::{Error, Result};
 use crate::optim::{EventLog, PrivacyReport, PrivateRelease, ReleaseSummary};
 use serde::Serialize;
@@ -88,11 +89,55 @@ impl Accounted {
             privacy: PrivacyReport { epsilon: Some(total.epsilon), delta: Some(total.delta), sigma: 0.0 },
         })
     }
+
+    /// Reads the events of Algorithm 5's stand-alone call: δ = 0, pure ε = Σ 1/zᵢ over the
+    /// Laplace events (basic composition, rounded up), δ = 0; δ > 0, the RDP accountant's ε at δ
+    /// (replace-one, amplification by sampling without replacement). An empty log reads ε = 0 at
+    /// δ.
+    ///
+    /// # Errors
+    /// `Numerical` for a non-Laplace event when δ = 0; accountant errors.
+    pub fn pure_or_rdp(events: EventLog, delta: f64) -> Result<Self> {
+        let Some(event) = events.as_event() else {
+            return Ok(Accounted {
+                events,
+                privacy: PrivacyReport { epsilon: Some(0.0), delta: Some(delta), sigma: 0.0 },
+            });
+        };
+        let privacy = if delta == 0.0 {
+            PrivacyReport { epsilon: Some(pure_epsilon(&event)?), delta: Some(0.0), sigma: 0.0 }
+        } else {
+            let mut acc = RdpAccountant::new(Neighbouring::ReplaceOne);
+            acc.compose(&event, 1)?;
+            let epsilon = acc.epsilon(delta, Conversion::Improved)?.epsilon;
+            PrivacyReport { epsilon: Some(epsilon), delta: Some(delta), sigma: 0.0 }
+        };
+        Ok(Accounted { events, privacy })
+    }
 }
 
 impl From<ReleaseSummary> for Accounted {
     /// The events a release recorded and the privacy its own accountant read from them.
     fn from(summary: ReleaseSummary) -> Self {
         Accounted { events: summary.events, privacy: summary.privacy }
+    }
+}
+
+/// Σ 1/zᵢ over Laplace events (pure ε by basic composition), rounded up.
+fn pure_epsilon(event: &DpEvent) -> Result<f64> {
+    match event {
+        DpEvent::Laplace { noise_multiplier } => Ok((1.0 / noise_multiplier).next_up()),
+        DpEvent::SelfComposed { event, count } => Ok((pure_epsilon(event)? * *count as f64).next_up()),
+        DpEvent::Composed(events) => {
+            let mut total = 0.0f64;
+            for e in events {
+                total = (total + pure_epsilon(e)?).next_up();
+            }
+            Ok(total)
+        }
+        other => Err(Error::Numerical {
+            what: "bias-reduced estimator accounting",
+            reason: format!("expected Laplace releases for delta = 0, found {}", other.describe()),
+        }),
     }
 }
