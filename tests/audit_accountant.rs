@@ -9,7 +9,9 @@ use dpref::accounting::{
     Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, epsilon_upper_of, per_example_sum_gaussian,
 };
 use dpref::audit::accountant::closed_form::{gaussian_lower, laplace_lower, randomized_response_lower};
-use dpref::audit::accountant::{AuditAccountantSettings, LowerSource, Verdict, audit_claim, audit_claim_with, broken};
+use dpref::audit::accountant::{
+    AccountantClaim, AuditAccountantSettings, LowerSource, Verdict, audit_claim, audit_claim_with, broken,
+};
 use proptest::prelude::*;
 
 fn poisson_run(q: f64, z: f64, steps: u64) -> DpEvent {
@@ -21,17 +23,23 @@ fn audit_broken_accountant_catalogue_every_entry_flagged() {
     let entries = broken::catalogue().unwrap();
     assert_eq!(entries.len(), 6);
     for c in &entries {
-        let v = audit_claim(&c.event, c.claimed_epsilon, c.delta, c.neighbouring).unwrap();
+        let v = audit_claim(&c.event, c.claim.claimed_epsilon, c.claim.delta, c.claim.neighbouring).unwrap();
         eprintln!(
             "{}: claimed {} < certified lower {} ({}; upper {:?} {:?})",
             c.name,
-            c.claimed_epsilon,
+            c.claim.claimed_epsilon,
             v.lower,
             v.lower_source.name(),
             v.upper,
             v.upper_source
         );
-        assert!(c.claimed_epsilon < v.lower, "{}: claim {} not below lower {}", c.name, c.claimed_epsilon, v.lower);
+        assert!(
+            c.claim.claimed_epsilon < v.lower,
+            "{}: claim {} not below lower {}",
+            c.name,
+            c.claim.claimed_epsilon,
+            v.lower
+        );
         assert_eq!(v.verdict, Verdict::UnderReports, "{}", c.name);
         assert!(v.dropped.is_empty(), "{}: {:?}", c.name, v.dropped);
     }
@@ -41,7 +49,7 @@ fn audit_broken_accountant_catalogue_every_entry_flagged() {
 fn audit_broken_accountant_c20_figures() {
     // anchors C20: dp_accounting 0.6.0 claims 1.0987; the truth is 10 ln 3 + ln(1 − δ/0.75^10).
     let c = broken::dropped_count().unwrap();
-    assert!((c.claimed_epsilon - 1.0987).abs() < 1e-3, "{}", c.claimed_epsilon);
+    assert!((c.claim.claimed_epsilon - 1.0987).abs() < 1e-3, "{}", c.claim.claimed_epsilon);
     let truth = 10.0 * 3f64.ln() + (-1e-6 / 0.75f64.powi(10)).ln_1p();
     let v = audit_claim(&c.event, 1.0987, 1e-6, Neighbouring::ReplaceOne).unwrap();
     assert!(v.lower <= truth && v.lower > truth - 1e-8, "lower {} truth {truth}", v.lower);
@@ -67,12 +75,12 @@ fn audit_broken_accountant_c20_figures() {
 fn audit_correct_accountants_never_flagged_on_the_catalogue_events() {
     for c in broken::catalogue().unwrap() {
         for upper in [
-            epsilon_upper_of(&c.event, &mut RdpAccountant::new(c.neighbouring), c.delta),
-            epsilon_upper_of(&c.event, &mut PldAccountant::new(c.neighbouring), c.delta),
+            epsilon_upper_of(&c.event, &mut RdpAccountant::new(c.claim.neighbouring), c.claim.delta),
+            epsilon_upper_of(&c.event, &mut PldAccountant::new(c.claim.neighbouring), c.claim.delta),
         ] {
             match upper {
                 Ok(u) => {
-                    let v = audit_claim(&c.event, u, c.delta, c.neighbouring).unwrap();
+                    let v = audit_claim(&c.event, u, c.claim.delta, c.claim.neighbouring).unwrap();
                     assert_eq!(v.verdict, Verdict::Sound, "{}: upper {u} lower {}", c.name, v.lower);
                 }
                 Err(e) => assert!(matches!(e, Error::Unsupported { .. }), "{}: {e}", c.name),
@@ -242,11 +250,11 @@ proptest! {
         // a coarser grid (h = 1e-3) keeps the test fast; the guarantees hold at any h
         let mut settings = AuditAccountantSettings::default();
         settings.pld.value_discretization_interval = 1e-3;
-        let v = audit_claim_with(&event, 0.0, delta, nb, settings).unwrap();
+        let v = audit_claim_with(&event, AccountantClaim::new(0.0, delta, nb).unwrap(), settings).unwrap();
         prop_assert!(v.lower >= 0.0);
         if let Some(u) = v.upper {
             prop_assert!(v.lower <= u);
-            prop_assert_ne!(audit_claim_with(&event, u, delta, nb, settings).unwrap().verdict, Verdict::UnderReports);
+            prop_assert_ne!(audit_claim_with(&event, AccountantClaim { claimed_epsilon: u, delta, neighbouring: nb }, settings).unwrap().verdict, Verdict::UnderReports);
         }
     }
 }

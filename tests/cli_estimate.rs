@@ -94,7 +94,7 @@ fn cli_estimate_mean_equals_the_library() {
         let cfg = ProjectionMechanismConfig::new(1.0, 3, eps, delta).unwrap();
         let run = cfg.run(SparseVectors::Dense(&data), Seeds::new(seed)).unwrap();
         assert_eq!(floats(&v["mean"]), run.z_hat, "eps {eps} delta {delta}");
-        assert_eq!(v["epsilon"].as_f64(), run.privacy.epsilon);
+        assert_eq!(v["epsilon"].as_f64(), run.accounted.privacy.epsilon);
         assert_eq!(v["sigma"].as_f64(), Some(run.noise.sigma()));
     }
     // explicit clipping: s = 2 < 3 non-zeros in every row, all rows clipped, as in the library
@@ -203,7 +203,7 @@ fn cli_estimate_mean_methods_equal_the_library() {
         assert_eq!(r["branch"], branch);
         assert_eq!(r["m"].as_u64(), Some(run.m as u64));
         assert_eq!(floats(&r["mean"]), run.z_hat);
-        assert_eq!(r["epsilon"].as_f64(), run.privacy.epsilon);
+        assert_eq!(r["epsilon"].as_f64(), run.accounted.privacy.epsilon);
         assert!(r["epsilon"].as_f64().unwrap() <= eps && r["delta"].as_f64() == Some(1e-5));
         if let RecoveryBranch::Recovery { rho, .. } = run.branch {
             assert_eq!(r["rho"].as_f64(), Some(rho));

@@ -39,8 +39,8 @@ fn golden_sparse_projection_mechanism_laplace_and_gaussian() {
                 "z_hat": rounded(&run.z_hat),
                 "z_tilde": rounded(&run.z_tilde),
                 "sigma": round(run.noise.sigma()),
-                "epsilon": run.privacy.epsilon.map(round),
-                "delta": run.privacy.delta,
+                "epsilon": run.accounted.privacy.epsilon.map(round),
+                "delta": run.accounted.privacy.delta,
             }),
         );
     }
@@ -62,7 +62,7 @@ fn golden_sparse_output_perturbation() {
             "sensitivity": round(run.sensitivity),
             "iterations": run.iterations,
             "linf_shift": round(run.linf_shift),
-            "epsilon": run.privacy.epsilon.map(round),
+            "epsilon": run.accounted.privacy.epsilon.map(round),
         }),
     );
 }
@@ -112,8 +112,8 @@ fn golden_sparse_bias_reduced_estimator() {
                 "batch_b": e.batch_b,
                 "index_i": e.index_i,
                 "inverse_weight": round(e.inverse_weight),
-                "epsilon": run.privacy.epsilon.map(round),
-                "delta": run.privacy.delta,
+                "epsilon": run.accounted.privacy.epsilon.map(round),
+                "delta": run.accounted.privacy.delta,
             }),
         );
     }

@@ -45,9 +45,9 @@ fn golden_sparse_bias_reduced_sgd() {
                 "output_index": run.output_index,
                 "levels": run.levels,
                 "filtered_steps": run.filtered_steps,
-                "events": format!("{:?}", run.events.as_event()),
-                "epsilon": run.privacy.epsilon.map(round),
-                "delta": run.privacy.delta.map(round),
+                "events": format!("{:?}", run.accounted.events.as_event()),
+                "epsilon": run.accounted.privacy.epsilon.map(round),
+                "delta": run.accounted.privacy.delta.map(round),
             }),
         );
     }
@@ -68,8 +68,8 @@ fn golden_sparse_boosted_sgd() {
             "scores": rounded(&run.scores),
             "steps": run.runs.iter().map(|r| r.steps).collect::<Vec<_>>(),
             "scale_lambda": round(run.scale_lambda),
-            "epsilon": run.privacy.epsilon.map(round),
-            "delta": run.privacy.delta.map(round),
+            "epsilon": run.accounted.privacy.epsilon.map(round),
+            "delta": run.accounted.privacy.delta.map(round),
         }),
     );
 }

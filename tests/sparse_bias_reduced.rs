@@ -367,7 +367,9 @@ fn bias_reduced_records_subsampled_events_and_reports_privacy() {
         let run = cfg.run(&x, glm, Seeds::new(seed)).unwrap();
         levels.insert(run.estimate.level_n);
         let b = 1u64 << (run.estimate.level_n + 1);
-        let Some(DpEvent::Composed(parts)) = run.events.as_event() else { panic!("{:?}", run.events) };
+        let Some(DpEvent::Composed(parts)) = run.accounted.events.as_event() else {
+            panic!("{:?}", run.accounted.events)
+        };
         assert_eq!(parts.len(), 2);
         match (&parts[0], &parts[1]) {
             (
@@ -382,7 +384,7 @@ fn bias_reduced_records_subsampled_events_and_reports_privacy() {
             }
             other => panic!("{other:?}"),
         }
-        let reported = run.privacy.epsilon.unwrap();
+        let reported = run.accounted.privacy.epsilon.unwrap();
         let mut unamplified = RdpAccountant::new(Neighbouring::ReplaceOne);
         unamplified.compose(&DpEvent::self_composed(DpEvent::gaussian(z).unwrap(), 4).unwrap(), 1).unwrap();
         let plain = unamplified.epsilon(delta, Conversion::Improved).unwrap().epsilon;
@@ -392,11 +394,13 @@ fn bias_reduced_records_subsampled_events_and_reports_privacy() {
     assert!(levels.len() >= 2, "several levels N seen: {levels:?}");
     let laplace = case.config(eps, 0.0);
     let run = laplace.run(&x, glm, Seeds::new(1)).unwrap();
-    let Some(DpEvent::SelfComposed { event, count: 4 }) = run.events.as_event() else { panic!("{:?}", run.events) };
+    let Some(DpEvent::SelfComposed { event, count: 4 }) = run.accounted.events.as_event() else {
+        panic!("{:?}", run.accounted.events)
+    };
     let DpEvent::Laplace { noise_multiplier } = *event else { panic!() };
     assert!((noise_multiplier - 4.0 / eps).abs() <= 1e-9);
-    let reported = run.privacy.epsilon.unwrap();
-    assert!((reported - eps).abs() <= 1e-9 && run.privacy.delta == Some(0.0), "{reported}");
+    let reported = run.accounted.privacy.epsilon.unwrap();
+    assert!((reported - eps).abs() <= 1e-9 && run.accounted.privacy.delta == Some(0.0), "{reported}");
 }
 
 /// Typed refusals: n < 2, N > M, a point of the wrong dimension, a per-example gradient with more

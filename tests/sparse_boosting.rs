@@ -56,20 +56,20 @@ fn exact_b9_boosting_runs_budgets_and_selection_charge() {
     assert_eq!(run.runs.len(), 3);
     assert_eq!(run.x, run.runs[run.selected].x);
     let acc = ApproxDpAccountant::new(Neighbouring::ReplaceOne);
-    let selection = match run.events.as_event().unwrap() {
+    let selection = match run.accounted.events.as_event().unwrap() {
         DpEvent::Composed(parts) => parts.last().unwrap().clone(),
         other => panic!("{}", other.describe()),
     };
     assert_eq!(selection, DpEvent::EpsilonDelta { epsilon: 0.25, delta: 0.0 }, "the selection's true ε = ε/(K+1)");
     for r in &run.runs {
-        let c = acc.cost(&r.events.as_event().unwrap()).unwrap();
+        let c = acc.cost(&r.accounted.events.as_event().unwrap()).unwrap();
         assert!(c.epsilon <= 0.25 && c.delta <= 0.25e-6, "a run above its budget: {c:?}");
     }
-    let (e, d) = (run.privacy.epsilon.unwrap(), run.privacy.delta.unwrap());
+    let (e, d) = (run.accounted.privacy.epsilon.unwrap(), run.accounted.privacy.delta.unwrap());
     assert!(e <= 1.0 && d <= 0.75e-6, "total ({e}, {d})");
     let printed = cfg.clone().with_scale(SelectionScale::AsPrinted).run(glm, &[0.0; 6], Seeds::new(2)).unwrap();
     assert_eq!(printed.scale_lambda * 2.0, run.scale_lambda);
-    let pe = printed.privacy.epsilon.unwrap();
+    let pe = printed.accounted.privacy.epsilon.unwrap();
     assert!((pe - e - 0.25).abs() <= 1e-12, "the printed scale is charged 2ε/(K+1): {pe} vs {e}");
     eprintln!("K = 3: reported ({e}, {d:e}); printed lambda reported {pe}");
 

@@ -187,13 +187,15 @@ fn b2_recovery_branch_invariants_events_and_c3() {
         let aty = (0..d).map(|j| (0..m).map(|i| a[(i, j)] * certificate.y[i]).sum::<f64>().abs()).fold(0.0, f64::max);
         assert!(aty <= 1.0 && certificate.gap <= 1e-6 * certificate.primal_value, "{aty} {}", certificate.gap);
         // events: the RIP failure, then the Gaussian at (ε, δ/2)
-        let Some(DpEvent::Composed(parts)) = run.events.as_event() else { panic!("{:?}", run.events) };
+        let Some(DpEvent::Composed(parts)) = run.accounted.events.as_event() else {
+            panic!("{:?}", run.accounted.events)
+        };
         assert_eq!(parts[0], DpEvent::EpsilonDelta { epsilon: 0.0, delta: delta / 2.0 });
         let DpEvent::Gaussian { noise_multiplier } = parts[1] else { panic!("{parts:?}") };
         assert!(rel(noise_multiplier, z));
         assert!(gaussian::delta_for_epsilon(eps, noise_multiplier).unwrap() <= delta / 2.0, "C3 recovery");
-        let reported = run.privacy.epsilon.unwrap();
-        assert!(reported <= eps && run.privacy.delta == Some(delta), "reported {reported}");
+        let reported = run.accounted.privacy.epsilon.unwrap();
+        assert!(reported <= eps && run.accounted.privacy.delta == Some(delta), "reported {reported}");
         assert_eq!(reported, gaussian::epsilon_for_delta(noise_multiplier, delta / 2.0).unwrap());
     }
     // the Gaussian branch (d = 60 < m ln² m): Algorithm 1's Gaussian, unprojected
@@ -207,9 +209,9 @@ fn b2_recovery_branch_invariants_events_and_c3() {
         let printed = (8.0 * l_margin * l_margin * (1.25f64 / delta).ln()).sqrt() / (n as f64 * eps);
         assert!((sigma - printed).abs() <= 1e-13 * printed);
         assert_eq!(run.z_hat, run.z_tilde);
-        let Some(DpEvent::Gaussian { noise_multiplier }) = run.events.as_event() else { panic!() };
+        let Some(DpEvent::Gaussian { noise_multiplier }) = run.accounted.events.as_event() else { panic!() };
         assert!(gaussian::delta_for_epsilon(eps, noise_multiplier).unwrap() <= delta, "C3 Gaussian");
-        assert!(run.privacy.epsilon.unwrap() <= eps);
+        assert!(run.accounted.privacy.epsilon.unwrap() <= eps);
     }
     // the branch rule on a grid: m < 2 or d < m ln² m ⇒ Gaussian
     for (m, d, want) in
@@ -363,7 +365,7 @@ fn audit_c9_gaussian_l1_recovery_release_with_broken_twins() {
     assert_eq!(m, 2);
     let run = cfg.run(SparseVectors::Dense(&d_a), Seeds::new(0)).unwrap();
     let RecoveryBranch::Recovery { rho, sigma, .. } = run.branch else { panic!("recovery branch expected") };
-    let accounted = run.privacy.epsilon.unwrap();
+    let accounted = run.accounted.privacy.epsilon.unwrap();
     let shift = 0.5;
     let audit = |rho_scale: f64| {
         let mech = Release { cfg: cfg.clone(), rho_scale };
@@ -461,8 +463,8 @@ fn golden_gaussian_l1_recovery_both_branches() {
             "z_tilde_largest": largest(&run.z_tilde),
             "m": run.m,
             "branch": branch,
-            "events": format!("{:?}", run.events.as_event()),
-            "epsilon": run.privacy.epsilon.map(round),
+            "events": format!("{:?}", run.accounted.events.as_event()),
+            "epsilon": run.accounted.privacy.epsilon.map(round),
         });
         insta::with_settings!({ snapshot_path => "../golden/optim", prepend_module_to_snapshot => false }, {
             insta::assert_json_snapshot!(name, v);

@@ -175,7 +175,7 @@ fn e3_padding_scales_the_mean_and_the_error() {
     let (e_prime, e) = (error(&a_prime, &mean), error(&run.z_hat, &padded_mean));
     assert!((e_prime - ratio * e).abs() <= 1e-12 * e_prime, "{e_prime} vs {ratio}·{e}");
     let unpadded = mechanism.run(SparseVectors::Csr(&data), Seeds::new(9)).unwrap();
-    assert_eq!(run.privacy.epsilon, unpadded.privacy.epsilon);
+    assert_eq!(run.accounted.privacy.epsilon, unpadded.accounted.privacy.epsilon);
     assert!(pad_with_zero_rows(&data, n_star - 1).is_err());
 }
 

@@ -17,7 +17,7 @@ use dpref::loss::Loss;
 use dpref::optim::sparse::projection_mechanism::NORM_ROUNDING;
 use dpref::optim::sparse::{
     NoiseScale, ProjectionMechanismConfig, SparseExponentialConfig, SparseVectors, TauChoice, TauEquation, Temperature,
-    project_noisy_mean, solve_tau, sparse_net,
+    project_noisy_mean, sparse_net,
 };
 use dpref::rng::{DpRng, Seeds, Stream};
 use rand::RngExt;
@@ -124,11 +124,13 @@ fn b1_c3_noise_scales_events_and_gaussian_calibration() {
         let NoiseScale::Laplace { sigma } = cfg.noise_scale(n).unwrap() else { panic!("Laplace expected") };
         assert!(rel(sigma, 2.0 * l * (1.0 + NORM_ROUNDING) * (s as f64).sqrt() / (n as f64 * eps)));
         let run = cfg.run(SparseVectors::Csr(&csr), Seeds::new(1)).unwrap();
-        let Some(DpEvent::Laplace { noise_multiplier }) = run.events.as_event() else { panic!("one Laplace event") };
+        let Some(DpEvent::Laplace { noise_multiplier }) = run.accounted.events.as_event() else {
+            panic!("one Laplace event")
+        };
         assert!(rel(noise_multiplier, 1.0 / eps));
-        let reported = run.privacy.epsilon.unwrap();
+        let reported = run.accounted.privacy.epsilon.unwrap();
         assert!(reported >= eps && rel(reported, eps), "reported {reported} for {eps}");
-        assert_eq!(run.events.len(), 1);
+        assert_eq!(run.accounted.events.len(), 1);
     }
     for (eps, delta) in [(0.1, 1e-5), (0.5, 1e-6), (0.9, 1e-3)] {
         let cfg = ProjectionMechanismConfig::new(l, s, eps, delta).unwrap();
@@ -137,10 +139,12 @@ fn b1_c3_noise_scales_events_and_gaussian_calibration() {
         let printed = 8.0 * l_margin * l_margin * (1.25f64 / delta).ln() / (n as f64 * eps).powi(2);
         assert!(rel(sigma * sigma, printed), "σ² {} vs {printed}", sigma * sigma);
         let run = cfg.run(SparseVectors::Csr(&csr), Seeds::new(1)).unwrap();
-        let Some(DpEvent::Gaussian { noise_multiplier: z }) = run.events.as_event() else { panic!("one Gaussian") };
+        let Some(DpEvent::Gaussian { noise_multiplier: z }) = run.accounted.events.as_event() else {
+            panic!("one Gaussian")
+        };
         assert!(gaussian::delta_for_epsilon(eps, z).unwrap() <= delta, "C3 at eps {eps}");
-        let reported = run.privacy.epsilon.unwrap();
-        assert!(reported <= eps && run.privacy.delta == Some(delta), "reported {reported} > {eps}");
+        let reported = run.accounted.privacy.epsilon.unwrap();
+        assert!(reported <= eps && run.accounted.privacy.delta == Some(delta), "reported {reported} > {eps}");
     }
     let z10 = (2.0 * (1.25f64 / 1e-3).ln()).sqrt() / 10.0;
     let exact = gaussian::delta_for_epsilon(10.0, z10).unwrap();
@@ -269,7 +273,7 @@ fn audit_c9_projection_mechanism_laplace_and_gaussian_with_broken_twins() {
     let (l, s) = (1.0, 2usize);
     // Laplace
     let cfg = ProjectionMechanismConfig::new(l, s, 1.0, 0.0).unwrap();
-    let accounted = cfg.run(SparseVectors::Dense(&d), Seeds::new(0)).unwrap().privacy.epsilon.unwrap();
+    let accounted = cfg.run(SparseVectors::Dense(&d), Seeds::new(0)).unwrap().accounted.privacy.epsilon.unwrap();
     let certified = audit(cfg, 0.0);
     let twin = audit(ProjectionMechanismConfig::new(l, s, 1.0 * 2.0 * (s as f64).sqrt(), 0.0).unwrap(), 0.0);
     eprintln!("Laplace: accounted {accounted:.4}, certified {certified:.4}, twin (sensitivity L) {twin:.4}");
@@ -278,7 +282,7 @@ fn audit_c9_projection_mechanism_laplace_and_gaussian_with_broken_twins() {
     // Gaussian
     let delta = 1e-3;
     let cfg = ProjectionMechanismConfig::new(l, s, 0.9, delta).unwrap();
-    let accounted = cfg.run(SparseVectors::Dense(&d), Seeds::new(0)).unwrap().privacy.epsilon.unwrap();
+    let accounted = cfg.run(SparseVectors::Dense(&d), Seeds::new(0)).unwrap().accounted.privacy.epsilon.unwrap();
     let certified = audit(cfg.clone(), delta);
     // σ halved: the classical multiplier of ε·2 (z ∝ 1/ε), outside the config's ε < 1 check
     let halved = ProjectionMechanismConfig { epsilon: 1.8, ..cfg };
@@ -422,13 +426,15 @@ fn c6_sparse_exponential_exact_privacy_corrected_and_printed() {
 #[test]
 fn alg4_tau_equation_and_invalid_inputs() {
     let (b, l, s, eps, d, beta) = (2.0, 1.0, 1usize, 1.0, 4usize, 0.1);
+    let tau =
+        SparseExponentialConfig::new(eps, b, l, s, Domain::L2Ball { radius: 1.0 }, TauChoice::Given(1.0)).unwrap();
     let mut last = (f64::INFINITY, 0.0f64);
     for n in [10usize, 100, 1000, 10_000] {
-        let t = solve_tau(TauEquation::Corrected, b, l, s, eps, n, d, beta).unwrap();
+        let t = tau.solve_tau(TauEquation::Corrected, n, d, beta).unwrap();
         let lhs = t.powi(3) / (d as f64 / (t * beta)).ln();
         let rhs = b / (l * (s as f64).sqrt() * eps * n as f64);
         assert!((lhs - rhs).abs() <= 1e-9 * rhs, "root: {lhs} vs {rhs}");
-        let p = solve_tau(TauEquation::AsPrinted, b, l, s, eps, n, d, beta).unwrap();
+        let p = tau.solve_tau(TauEquation::AsPrinted, n, d, beta).unwrap();
         assert!(t < last.0 && p > last.1, "n = {n}: corrected {t}, printed {p}");
         last = (t, p);
     }

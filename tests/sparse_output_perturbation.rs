@@ -173,12 +173,14 @@ fn b3_output_perturbation_noise_events_and_accounted_epsilon() {
         let with_cert = printed * (1.0 + nu * lambda * nf / lp).powi(2);
         assert!(rel(sigma * sigma, with_cert), "sigma^2 {} vs {with_cert}", sigma * sigma);
         let run = cfg.run(&data, Seeds::new(3)).unwrap();
-        assert_eq!(run.events.len(), 1);
-        let Some(DpEvent::Gaussian { noise_multiplier: z }) = run.events.as_event() else { panic!("one Gaussian") };
+        assert_eq!(run.accounted.events.len(), 1);
+        let Some(DpEvent::Gaussian { noise_multiplier: z }) = run.accounted.events.as_event() else {
+            panic!("one Gaussian")
+        };
         assert!(rel(z * run.sensitivity, sigma));
         assert!(gaussian::delta_for_epsilon(eps, z).unwrap() <= delta);
-        let reported = run.privacy.epsilon.unwrap();
-        assert!(reported <= eps && run.privacy.delta == Some(delta), "reported {reported}");
+        let reported = run.accounted.privacy.epsilon.unwrap();
+        assert!(reported <= eps && run.accounted.privacy.delta == Some(delta), "reported {reported}");
         assert_eq!(run.iterations, cfg.iterations());
     }
     for (eps, lambda) in [(0.3, 0.2), (2.0, 1.0)] {
@@ -189,9 +191,11 @@ fn b3_output_perturbation_noise_events_and_accounted_epsilon() {
             + 2.0 * (d as f64).sqrt() * cfg.solver_tolerance_nu;
         assert!(rel(sigma, delta1 / eps), "{sigma} vs {}", delta1 / eps);
         let run = cfg.run(&data, Seeds::new(4)).unwrap();
-        let Some(DpEvent::Laplace { noise_multiplier }) = run.events.as_event() else { panic!("one Laplace") };
+        let Some(DpEvent::Laplace { noise_multiplier }) = run.accounted.events.as_event() else {
+            panic!("one Laplace")
+        };
         assert!(rel(noise_multiplier, 1.0 / eps));
-        let reported = run.privacy.epsilon.unwrap();
+        let reported = run.accounted.privacy.epsilon.unwrap();
         assert!(reported >= eps && rel(reported, eps));
         assert_eq!(run.x_hat, run.x_tilde, "line 3 is the identity on R^d");
     }
@@ -229,7 +233,7 @@ fn exact_output_perturbation_gaussian_curve_at_worst_certified_shift_with_broken
     assert!(shift <= cfg.sensitivity(n, d) && shift >= 0.999_999 * cfg.sensitivity(n, d), "shift {shift}");
     let run = cfg.run(&dataset(&rows, &labels, d), Seeds::new(1)).unwrap();
     let sigma = run.noise.sigma();
-    let reported = run.privacy.epsilon.unwrap();
+    let reported = run.accounted.privacy.epsilon.unwrap();
     let at = |std: f64, dist: f64| gaussian::delta_for_epsilon(reported, std / dist).unwrap();
     let ok = at(sigma, shift);
     assert!(ok <= delta * (1.0 + 1e-9), "calibrated: delta(eps) {ok} > {delta}");
@@ -246,7 +250,7 @@ fn exact_output_perturbation_gaussian_curve_at_worst_certified_shift_with_broken
     let pb = solve_regularised_erm(&cfg_log, &dataset(&negated, &labels, d), t).unwrap();
     let run_log = cfg_log.run(&dataset(&rows, &labels, d), Seeds::new(1)).unwrap();
     let real = gaussian::delta_for_epsilon(
-        run_log.privacy.epsilon.unwrap(),
+        run_log.accounted.privacy.epsilon.unwrap(),
         run_log.noise.sigma() / norm_l2(&sub(&pa.x, &pb.x)),
     )
     .unwrap();
@@ -372,7 +376,7 @@ fn audit_c9_output_perturbation_gaussian_with_halved_noise_twin() {
     };
     let (d, d_prime) = (build(1.0), build(-1.0));
     let cfg = OutputPerturbationConfig::new(Loss::Linear, 1.0, 1, lambda, eps, delta).unwrap();
-    let accounted = cfg.run(&d, Seeds::new(0)).unwrap().privacy.epsilon.unwrap();
+    let accounted = cfg.run(&d, Seeds::new(0)).unwrap().accounted.privacy.epsilon.unwrap();
     let runs = 300_000usize;
     let settings = AuditSettings { delta, confidence: 1.0 - 1e-6, ..AuditSettings::default() };
     let score = |x: &f64| *x;

@@ -67,7 +67,7 @@ fn exact_b7_sparse_sgd_ledger_per_step_prefix_and_total_within_budget() {
     for (rule, seed) in [(StoppingRule::Lagged, 3u64), (StoppingRule::CheckedFirst, 4)] {
         let cfg = config(Convexity::Convex, Domain::L2Ball { radius: 1.0 }).with_stopping(rule);
         let run = cfg.run(glm, &[0.0; 8], Seeds::new(seed), &mut Trace::default()).unwrap();
-        let event = run.events.as_event().unwrap();
+        let event = run.accounted.events.as_event().unwrap();
         let (filtered, (target, dp, dpp), rest) = split_run_event(&event);
         assert_eq!(filtered.len(), run.filtered_steps);
         assert_eq!(filtered.len() + rest.len(), run.steps as usize);
@@ -78,7 +78,7 @@ fn exact_b7_sparse_sgd_ledger_per_step_prefix_and_total_within_budget() {
             assert!(cost.epsilon <= c * 1.0 && cost.delta <= c * 1e-6, "step {t}: {cost:?} vs c = {c}");
             assert!(c <= 0.25, "c(N) = {c} > 1/4");
         }
-        let (pe, pd) = (run.privacy.epsilon.unwrap(), run.privacy.delta.unwrap());
+        let (pe, pd) = (run.accounted.privacy.epsilon.unwrap(), run.accounted.privacy.delta.unwrap());
         let mut whole = ApproxDpAccountant::new(Neighbouring::ReplaceOne);
         whole.compose(&event, 1).unwrap();
         assert_eq!(whole.total(), ApproxDp { epsilon: pe, delta: pd });

@@ -15,6 +15,7 @@
 //! is the optimistic PLD or an exact curve, so an error smaller than the bracket width cannot be
 //! flagged); its doc says why that setting. Proof: proofs/audit/accountant.md (§4).
 
+use super::AccountantClaim;
 use crate::accounting::conversion::{Conversion, epsilon_from_rdp};
 use crate::accounting::event::{DpEvent, Neighbouring};
 use crate::accounting::pld::PldAccountant;
@@ -31,12 +32,8 @@ pub struct BrokenClaim {
     pub bug: &'static str,
     /// The event the wrong accountant was asked about.
     pub event: DpEvent,
-    /// The relation the event is meant under.
-    pub neighbouring: Neighbouring,
-    /// δ.
-    pub delta: f64,
-    /// The ε the broken accountant claims.
-    pub claimed_epsilon: f64,
+    /// The ε the broken accountant claims, at δ, under the relation the event is meant under.
+    pub claim: AccountantClaim,
 }
 
 /// Every entry, at its documented setting.
@@ -87,10 +84,8 @@ pub fn dropped_count() -> Result<BrokenClaim> {
     Ok(BrokenClaim {
         name: "dropped_count",
         bug: "the composition count is dropped (anchors C20: dp_accounting 0.6.0 PLD, RandomizedResponseDpEvent x10)",
-        claimed_epsilon: dropped_count_claim(&event, neighbouring, delta)?,
+        claim: AccountantClaim::new(dropped_count_claim(&event, neighbouring, delta)?, delta, neighbouring)?,
         event,
-        neighbouring,
-        delta,
     })
 }
 
@@ -133,10 +128,8 @@ pub fn integer_orders_floor() -> Result<BrokenClaim> {
     Ok(BrokenClaim {
         name: "integer_orders_floor",
         bug: "RDP at integer orders only, fractional orders read from the order below (anchors C14)",
-        claimed_epsilon: integer_orders_floor_claim(&event, neighbouring, delta)?,
+        claim: AccountantClaim::new(integer_orders_floor_claim(&event, neighbouring, delta)?, delta, neighbouring)?,
         event,
-        neighbouring,
-        delta,
     })
 }
 
@@ -164,10 +157,12 @@ pub fn poisson_for_fixed_size() -> Result<BrokenClaim> {
     Ok(BrokenClaim {
         name: "poisson_for_fixed_size",
         bug: "Poisson add/remove amplification with q = b/n claimed for fixed-size batches (anchors C5)",
-        claimed_epsilon: poisson_for_fixed_size_claim(n, b, sigma, steps, delta)?,
+        claim: AccountantClaim::new(
+            poisson_for_fixed_size_claim(n, b, sigma, steps, delta)?,
+            delta,
+            Neighbouring::ReplaceOne,
+        )?,
         event: DpEvent::self_composed(step, steps)?,
-        neighbouring: Neighbouring::ReplaceOne,
-        delta,
     })
 }
 
@@ -193,10 +188,8 @@ pub fn add_remove_for_replace_one() -> Result<BrokenClaim> {
     Ok(BrokenClaim {
         name: "add_remove_for_replace_one",
         bug: "the add/remove amplification bound claimed under replace-one (anchors A.7)",
-        claimed_epsilon: add_remove_for_replace_one_claim(&event, delta)?,
+        claim: AccountantClaim::new(add_remove_for_replace_one_claim(&event, delta)?, delta, Neighbouring::ReplaceOne)?,
         event,
-        neighbouring: Neighbouring::ReplaceOne,
-        delta,
     })
 }
 
@@ -224,10 +217,8 @@ pub fn classic_gaussian_large_epsilon() -> Result<BrokenClaim> {
     Ok(BrokenClaim {
         name: "classic_gaussian_large_epsilon",
         bug: "the classic Gaussian formula sigma = sqrt(2 ln(1.25/delta))/epsilon used for epsilon >= 1 (anchors C16)",
+        claim: AccountantClaim::new(claimed_epsilon, delta, Neighbouring::AddRemove)?,
         event,
-        neighbouring: Neighbouring::AddRemove,
-        delta,
-        claimed_epsilon,
     })
 }
 
@@ -255,9 +246,7 @@ pub fn gdp_clt_as_upper_bound() -> Result<BrokenClaim> {
     Ok(BrokenClaim {
         name: "gdp_clt_as_upper_bound",
         bug: "the GDP central-limit approximation reported as an upper bound (anchors C13)",
-        claimed_epsilon: gdp_clt_claim(q, sigma, steps, delta)?,
+        claim: AccountantClaim::new(gdp_clt_claim(q, sigma, steps, delta)?, delta, Neighbouring::AddRemove)?,
         event: DpEvent::self_composed(step, steps)?,
-        neighbouring: Neighbouring::AddRemove,
-        delta,
     })
 }

@@ -76,15 +76,43 @@ impl LowerSource {
     }
 }
 
-/// The result of [`audit_claim`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AccountantVerdict {
+/// What [`audit_claim`] judges: an ε claimed at δ under a neighbouring relation.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct AccountantClaim {
     /// The ε claimed.
     pub claimed_epsilon: f64,
     /// δ.
     pub delta: f64,
     /// The relation.
     pub neighbouring: Neighbouring,
+}
+
+impl AccountantClaim {
+    /// The claim `claimed_epsilon` at `delta` under `neighbouring`, checked.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for a claim that is negative, NaN or infinite, or δ ∉ (0, 1).
+    pub fn new(claimed_epsilon: f64, delta: f64, neighbouring: Neighbouring) -> Result<Self> {
+        AccountantClaim { claimed_epsilon, delta, neighbouring }.validated()
+    }
+
+    /// The same claim, checked (a claim built field by field is checked here before any audit).
+    ///
+    /// # Errors
+    /// As [`AccountantClaim::new`].
+    pub fn validated(self) -> Result<Self> {
+        check::non_negative("claimed epsilon", self.claimed_epsilon)?;
+        check::open_unit("delta", self.delta)?;
+        Ok(self)
+    }
+}
+
+/// The result of [`audit_claim`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AccountantVerdict {
+    /// The claim judged.
+    #[serde(flatten)]
+    pub claim: AccountantClaim,
     /// Certified lower bound on the true ε(δ).
     pub lower: f64,
     /// Its source.
@@ -134,22 +162,24 @@ pub fn audit_claim(
     delta: f64,
     neighbouring: Neighbouring,
 ) -> Result<AccountantVerdict> {
-    audit_claim_with(event, claimed_epsilon, delta, neighbouring, AuditAccountantSettings::default())
+    audit_claim_with(
+        event,
+        AccountantClaim::new(claimed_epsilon, delta, neighbouring)?,
+        AuditAccountantSettings::default(),
+    )
 }
 
-/// [`audit_claim`] with explicit settings.
+/// [`audit_claim`] of an [`AccountantClaim`] with explicit settings.
 ///
 /// # Errors
 /// As [`audit_claim`], and `InvalidParameter` for invalid PLD settings.
 pub fn audit_claim_with(
     event: &DpEvent,
-    claimed_epsilon: f64,
-    delta: f64,
-    neighbouring: Neighbouring,
+    claim: AccountantClaim,
     settings: AuditAccountantSettings,
 ) -> Result<AccountantVerdict> {
-    check::non_negative("claimed epsilon", claimed_epsilon)?;
-    check::open_unit("delta", delta)?;
+    let claim = claim.validated()?;
+    let AccountantClaim { claimed_epsilon, delta, neighbouring } = claim;
     let pld_settings = settings.pld.validated()?;
 
     // Lower bounds: the optimistic PLD (both directions: each is a pair the mechanism can
@@ -235,9 +265,7 @@ pub fn audit_claim_with(
         }
     };
     Ok(AccountantVerdict {
-        claimed_epsilon,
-        delta,
-        neighbouring,
+        claim,
         lower,
         lower_source,
         lower_pld,

@@ -60,7 +60,7 @@ pub(crate) fn audit_accountant(args: &AuditAccountantArgs) -> CliResult<(String,
             "epsilon_upper": v.upper,
             "upper_source": v.upper_source,
             "claimed_epsilon": c,
-            "delta": v.delta,
+            "delta": v.claim.delta,
             "neighbouring": neighbouring.name(),
             "event": event.describe(),
             "dropped": v.dropped,
@@ -72,7 +72,7 @@ pub(crate) fn audit_accountant(args: &AuditAccountantArgs) -> CliResult<(String,
     let mut out = format!(
         "epsilon >= {}  (certified lower bound on the true epsilon at delta = {}; {})\n",
         num(v.lower),
-        num(v.delta),
+        num(v.claim.delta),
         v.lower_source.name()
     );
     match (v.upper, v.upper_source) {

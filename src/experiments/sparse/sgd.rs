@@ -119,13 +119,13 @@ fn run_method(m: usize, eta: f64, s: usize, data: &SparseDataset, dense: &Datase
             let touched = run.examples_touched.iter().sum::<usize>() as u64;
             Ok(Outcome {
                 grad_norm: gradient_norm(&glm, &run.x),
-                privacy: run.privacy,
+                privacy: run.accounted.privacy,
                 steps: Some((run.steps, touched)),
             })
         }
         1 => {
             let run = BoostedSgdConfig::new(alg6()?, BOOST_BETA, SelectionScore::GradientNorm)?.run(glm, &x0, seeds)?;
-            Ok(Outcome { grad_norm: gradient_norm(&glm, &run.x), privacy: run.privacy, steps: None })
+            Ok(Outcome { grad_norm: gradient_norm(&glm, &run.x), privacy: run.accounted.privacy, steps: None })
         }
         _ => {
             let n = data.n();

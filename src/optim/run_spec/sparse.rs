@@ -295,7 +295,7 @@ impl SparseRunSpec {
                 let cfg = self.base_config(n, d, 1)?;
                 let run = cfg.run(glm, &x0, seeds, &mut NoTrace)?;
                 let stats = vec![SparseSgdStats::of(&run)];
-                (run.x, run.privacy, cfg.step_size_eta, stats, None)
+                (run.x, run.accounted.privacy, cfg.step_size_eta, stats, None)
             }
             SparseAlgorithm::BoostedSgd => {
                 // `check` refused a convex run without a score
@@ -309,7 +309,7 @@ impl SparseRunSpec {
                 let stats = run.runs.iter().map(SparseSgdStats::of).collect();
                 let selection =
                     SparseSelection { selected: run.selected, scores: run.scores, scale_lambda: run.scale_lambda };
-                (run.x, run.privacy, eta, stats, Some(selection))
+                (run.x, run.accounted.privacy, eta, stats, Some(selection))
             }
         };
         let evaluation = glm.evaluate(&outcome_x)?;

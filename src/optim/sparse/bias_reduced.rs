@@ -52,9 +52,9 @@
 //!
 //! Proof: proofs/sparse/bias_reduced.md.
 
+use super::accounted::Accounted;
 use super::gaussian_l1_recovery::GaussianL1RecoveryConfig;
 use super::projection_mechanism::ProjectionMechanismConfig;
-use crate::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant};
 use crate::error::{Error, Result, check};
 use crate::model::SparseGlm;
 use crate::optim::{EventLog, PrivacyReport, PrivateRelease};
@@ -144,11 +144,11 @@ pub struct BiasReducedEstimate {
 pub struct BiasReducedRun {
     /// The estimate.
     pub estimate: BiasReducedEstimate,
-    /// The privacy events executed.
-    pub events: EventLog,
-    /// Pure ε (Laplace: basic composition, no amplification) or ε at δ (Gaussian: RDP accountant
-    /// with amplification by sampling without replacement).
-    pub privacy: PrivacyReport,
+    /// The privacy events executed and the privacy read from them: pure ε (Laplace: basic
+    /// composition, no amplification) or ε at δ (Gaussian: RDP accountant with amplification by
+    /// sampling without replacement).
+    #[serde(flatten)]
+    pub accounted: Accounted,
 }
 
 impl MeanMechanism for ProjectionMechanismConfig {
@@ -329,9 +329,8 @@ impl BiasReducedConfig {
         let mut release = PrivateRelease::statistics(0.0, seeds)?;
         let level_n = release.draw_truncated_geometric(&law);
         let estimate = self.estimate(x, glm, level_n, &mut release)?;
-        let events = release.finish()?.events;
-        let privacy = self.accounted(&events)?;
-        Ok(BiasReducedRun { estimate, events, privacy })
+        let accounted = Accounted::pure_or_rdp(release.finish()?.events, self.delta)?;
+        Ok(BiasReducedRun { estimate, accounted })
     }
 
     /// The privacy of a stand-alone call's events: δ = 0, pure ε = Σ 1/zᵢ over the Laplace
@@ -340,17 +339,7 @@ impl BiasReducedConfig {
     /// # Errors
     /// Accountant errors.
     pub fn accounted(&self, events: &EventLog) -> Result<PrivacyReport> {
-        let Some(event) = events.as_event() else {
-            return Ok(PrivacyReport { epsilon: Some(0.0), delta: Some(self.delta), sigma: 0.0 });
-        };
-        if self.delta == 0.0 {
-            let epsilon = pure_epsilon(&event)?;
-            return Ok(PrivacyReport { epsilon: Some(epsilon), delta: Some(0.0), sigma: 0.0 });
-        }
-        let mut acc = RdpAccountant::new(Neighbouring::ReplaceOne);
-        acc.compose(&event, 1)?;
-        let epsilon = acc.epsilon(self.delta, Conversion::Improved)?.epsilon;
-        Ok(PrivacyReport { epsilon: Some(epsilon), delta: Some(self.delta), sigma: 0.0 })
+        Ok(Accounted::pure_or_rdp(events.clone(), self.delta)?.privacy)
     }
 
     /// n and the law TGeom(M) of the level on `glm`'s data, with `level_n` checked to lie in its
@@ -476,24 +465,5 @@ impl BiasReducedConfig {
             *v /= m;
         }
         Ok(sum)
-    }
-}
-
-/// Σ 1/zᵢ over Laplace events (pure ε by basic composition), rounded up.
-fn pure_epsilon(event: &DpEvent) -> Result<f64> {
-    match event {
-        DpEvent::Laplace { noise_multiplier } => Ok((1.0 / noise_multiplier).next_up()),
-        DpEvent::SelfComposed { event, count } => Ok((pure_epsilon(event)? * *count as f64).next_up()),
-        DpEvent::Composed(events) => {
-            let mut total = 0.0f64;
-            for e in events {
-                total = (total + pure_epsilon(e)?).next_up();
-            }
-            Ok(total)
-        }
-        other => Err(Error::Numerical {
-            what: "bias-reduced estimator accounting",
-            reason: format!("expected Laplace releases for delta = 0, found {}", other.describe()),
-        }),
     }
 }

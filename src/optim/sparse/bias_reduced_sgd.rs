@@ -48,6 +48,7 @@
 //!
 //! Proof: proofs/sparse/bias_reduced_sgd.md.
 
+use super::accounted::Accounted;
 use super::bias_reduced::{BiasReducedConfig, MeanMechanism, truncation_m};
 use super::projection_mechanism::{GaussianRecord, ProjectionMechanismConfig};
 use crate::accounting::approx_dp::filter_epsilon_spent;
@@ -55,7 +56,7 @@ use crate::error::{Error, Result, check};
 use crate::geometry::Domain;
 use crate::model::SparseGlm;
 use crate::optim::release::epsilon_delta::{FilterTarget, FilteredSteps};
-use crate::optim::{EventLog, Observer, PrivacyReport, PrivateRelease, TraceEvent};
+use crate::optim::{Observer, PrivateRelease, TraceEvent};
 use crate::rng::{DpRng, Seeds, Stream};
 use crate::sampling::TruncatedGeometric;
 use rand::RngExt;
@@ -134,10 +135,10 @@ pub struct BiasReducedSgdRun {
     pub examples_touched: Vec<usize>,
     /// How many of the first steps the filter covers (the rest are composed after it).
     pub filtered_steps: usize,
-    /// The events executed: one `Composed[PrivacyFilter, …]`.
-    pub events: EventLog,
-    /// The approximate-DP accountant's (ε, δ) of `events`.
-    pub privacy: PrivacyReport,
+    /// The events executed, one `Composed[PrivacyFilter, …]`, and the approximate-DP
+    /// accountant's (ε, δ) of them.
+    #[serde(flatten)]
+    pub accounted: Accounted,
 }
 
 /// The stopping rule alone (it depends only on the N's).
@@ -477,8 +478,7 @@ impl BiasReducedSgdConfig {
             levels: stopping.executed,
             examples_touched: touched,
             filtered_steps,
-            events: summary.events,
-            privacy: summary.privacy,
+            accounted: summary.into(),
         })
     }
 }

@@ -32,12 +32,13 @@
 //!
 //! Proof: proofs/sparse/boosted_sgd.md.
 
+use super::accounted::Accounted;
 use super::bias_reduced_sgd::{BiasReducedSgdConfig, BiasReducedSgdRun};
-use crate::accounting::{ApproxDpAccountant, Neighbouring};
+use crate::accounting::Neighbouring;
 use crate::bounds::sparse::{theorem71_laplace_scale_corrected, theorem71_laplace_scale_printed, theorem71_runs};
 use crate::error::{Error, Result, check};
 use crate::model::SparseGlm;
-use crate::optim::{EventLog, NoTrace, PrivacyReport, PrivateSelection, SelectionMechanism};
+use crate::optim::{EventLog, NoTrace, PrivateSelection, SelectionMechanism};
 use crate::rng::Seeds;
 use serde::Serialize;
 
@@ -91,10 +92,10 @@ pub struct BoostedSgdRun {
     pub scale_lambda: f64,
     /// The score's sensitivity Δ/n.
     pub score_sensitivity: f64,
-    /// The events executed (the runs', then the selection's).
-    pub events: EventLog,
-    /// The approximate-DP accountant's (ε, δ) of `events`.
-    pub privacy: PrivacyReport,
+    /// The events executed (the runs', then the selection's) and the approximate-DP
+    /// accountant's (ε, δ) of them.
+    #[serde(flatten)]
+    pub accounted: Accounted,
 }
 
 impl BoostedSgdConfig {
@@ -196,7 +197,7 @@ impl BoostedSgdConfig {
         for k in 1..=self.runs_k {
             // Alg. 7, line 2: x̂_k = Algorithm6 with budget (ε/(K+1), δ/(K+1))
             let run = per_run.run(glm, x0, seeds.child(k), &mut NoTrace)?;
-            events.append(&run.events);
+            events.append(&run.accounted.events);
             runs.push(run);
         }
         let scores = runs.iter().map(|r| self.score_of(&r.x, glm)).collect::<Result<Vec<_>>>()?;
@@ -207,22 +208,9 @@ impl BoostedSgdConfig {
         // Alg. 7, line 4: k̂ = argmin_k [‖∇F_S(x̂_k)‖₂ + ξ_k] (nonconvex score)
         let selected = selection.select_min(&scores, lambda, sensitivity)?;
         events.append(&selection.finish(None).events);
-        let event = events.as_event().ok_or(Error::Empty { what: "privacy events of Algorithm 7" })?;
-        let mut accountant = ApproxDpAccountant::new(Neighbouring::ReplaceOne);
-        accountant.compose(&event, 1)?;
-        let total = accountant.total();
-        let privacy = PrivacyReport { epsilon: Some(total.epsilon), delta: Some(total.delta), sigma: 0.0 };
+        let accounted = Accounted::approximate_dp(events, "privacy events of Algorithm 7")?;
         // Alg. 7, line 5: return x̂_{k̂}
         let x = runs[selected].x.clone();
-        Ok(BoostedSgdRun {
-            x,
-            selected,
-            runs,
-            scores,
-            scale_lambda: lambda,
-            score_sensitivity: sensitivity,
-            events,
-            privacy,
-        })
+        Ok(BoostedSgdRun { x, selected, runs, scores, scale_lambda: lambda, score_sensitivity: sensitivity, accounted })
     }
 }

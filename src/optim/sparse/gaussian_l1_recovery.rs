@@ -38,11 +38,12 @@
 //!
 //! Proof: proofs/sparse/gaussian_l1_recovery.md.
 
+use super::accounted::Accounted;
 use super::projection_mechanism::{ProjectionMechanismConfig, SparseVectors};
-use crate::accounting::{DpEvent, gaussian};
+use crate::accounting::gaussian;
 use crate::error::{Error, Result, check};
 use crate::linalg::basis_pursuit::{BasisPursuitSettings, BasisPursuitSolution, MeasurementSystem, gaussian_matrix};
-use crate::optim::{EventLog, PrivacyReport, PrivateRelease};
+use crate::optim::PrivateRelease;
 use crate::rng::Seeds;
 use serde::Serialize;
 
@@ -98,10 +99,10 @@ pub struct GaussianL1RecoveryRun {
     pub m: usize,
     /// The branch taken.
     pub branch: RecoveryBranch,
-    /// The privacy events executed.
-    pub events: EventLog,
-    /// (ε′, δ) read from `events` (filled in by [`GaussianL1RecoveryConfig::run`]).
-    pub privacy: PrivacyReport,
+    /// The privacy events executed and (ε′, δ) read from them (filled in by
+    /// [`GaussianL1RecoveryConfig::run`]).
+    #[serde(flatten)]
+    pub accounted: Accounted,
     /// Rows changed by explicit clipping (0 when refusing).
     pub clipped_rows: usize,
 }
@@ -213,12 +214,8 @@ impl GaussianL1RecoveryConfig {
     pub fn run(&self, data: SparseVectors<'_>, seeds: Seeds) -> Result<GaussianL1RecoveryRun> {
         // Alg. 2, line 0: z̄(S) = (1/n) Σ z_i, every row checked (or clipped on request)
         let (z_bar, clipped_rows) = self.mean.mean(data)?;
-        let mut release = PrivateRelease::statistics(0.0, seeds)?;
-        let mut run = self.release_mean(z_bar, data.n(), &mut release)?;
-        run.events = release.finish()?.events;
-        run.privacy = self.accounted(&run.events)?;
-        run.clipped_rows = clipped_rows;
-        Ok(run)
+        let (run, accounted) = self.mean.released(seeds, |release| self.release_mean(z_bar, data.n(), release))?;
+        Ok(GaussianL1RecoveryRun { accounted, clipped_rows, ..run })
     }
 
     /// Lines 1–7 on a mean z̄ of n vectors of `S_s^d` (vouched for by the caller, e.g.
@@ -235,7 +232,6 @@ impl GaussianL1RecoveryConfig {
     ) -> Result<GaussianL1RecoveryRun> {
         // Alg. 2, line 1: m = ⌈c_m nε √(s ln(d/s)/ln(1/δ))⌉
         let m = self.measurements_m(n, z_bar.len())?;
-        let privacy = PrivacyReport { epsilon: None, delta: None, sigma: 0.0 };
         if !Self::takes_recovery_branch(m, z_bar.len()) {
             // Alg. 2, line 2: ẑ = z̄ + ξ, σ² = 8L² ln(1.25/δ)/(nε)² (Algorithm 1's Gaussian, unprojected)
             let alg1 = self.mean.release_mean(z_bar, n, release)?;
@@ -245,8 +241,7 @@ impl GaussianL1RecoveryConfig {
                 z_tilde: alg1.z_tilde,
                 m,
                 branch: RecoveryBranch::Gaussian { sigma },
-                events: EventLog::default(),
-                privacy,
+                accounted: Accounted::unread(0.0),
                 clipped_rows: 0,
             });
         }
@@ -265,7 +260,7 @@ impl GaussianL1RecoveryConfig {
             certificate,
             zeroed,
         };
-        Ok(GaussianL1RecoveryRun { z_hat, z_tilde, m, branch, events: EventLog::default(), privacy, clipped_rows: 0 })
+        Ok(GaussianL1RecoveryRun { z_hat, z_tilde, m, branch, accounted: Accounted::unread(0.0), clipped_rows: 0 })
     }
 
     /// Lines 3–5 with m measurements (the private release; recovery is post-processing of it).
@@ -319,39 +314,5 @@ impl GaussianL1RecoveryConfig {
         Ok(gaussian::classic_noise_multiplier(self.mean.epsilon, self.mean.delta / 2.0)?
             * self.mean.l2_sensitivity(n)
             * 1.5)
-    }
-
-    /// The privacy the events read to: `Gaussian(z)` alone (line 2) → the exact curve's ε at δ;
-    /// `EpsilonDelta(0, δ_f)` then `Gaussian(z)` (lines 4–5) → the exact curve's ε at δ − δ_f,
-    /// reported with δ (the draw's failure probability and the Gaussian's δ add).
-    ///
-    /// # Errors
-    /// `Numerical` for any other event list; accountant errors.
-    pub fn accounted(&self, events: &EventLog) -> Result<PrivacyReport> {
-        let delta = self.mean.delta;
-        let (z, delta_gaussian) = match events.as_event() {
-            Some(DpEvent::Gaussian { noise_multiplier }) => (noise_multiplier, delta),
-            Some(DpEvent::Composed(parts)) => match parts.as_slice() {
-                [DpEvent::EpsilonDelta { epsilon, delta: fail }, DpEvent::Gaussian { noise_multiplier }]
-                    if *epsilon == 0.0 && *fail < delta =>
-                {
-                    (*noise_multiplier, delta - fail)
-                }
-                _ => return Err(unexpected(events)),
-            },
-            _ => return Err(unexpected(events)),
-        };
-        let epsilon = gaussian::epsilon_for_delta(z, delta_gaussian)?;
-        Ok(PrivacyReport { epsilon: Some(epsilon), delta: Some(delta), sigma: 0.0 })
-    }
-}
-
-fn unexpected(events: &EventLog) -> Error {
-    Error::Numerical {
-        what: "Gaussian l1 recovery accounting",
-        reason: format!(
-            "expected Gaussian, or EpsilonDelta(0, delta/2) then Gaussian, found {:?}",
-            events.as_event().map(|e| e.describe())
-        ),
     }
 }

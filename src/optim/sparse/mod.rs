@@ -14,8 +14,10 @@
 //!
 //! Shared primitives live where they belong: soft thresholding, the l1-ball and l∞ projections in
 //! [`crate::geometry`]; the truncated geometric law and uniform ordered subsets in
-//! [`crate::sampling`]; noise and events only in [`crate::optim::release`].
+//! [`crate::sampling`]; noise and events only in [`crate::optim::release`]; what a run executed and
+//! the privacy read from it in [`Accounted`].
 
+pub mod accounted;
 pub mod bias_reduced;
 pub mod bias_reduced_sgd;
 pub mod boosted_sgd;
@@ -24,6 +26,7 @@ pub mod output_perturbation;
 pub mod projection_mechanism;
 pub mod sparse_exponential;
 
+pub use accounted::Accounted;
 pub use bias_reduced::{
     BiasReducedConfig, BiasReducedEstimate, BiasReducedRun, InverseWeight, MeanMechanism, MeanMechanismKind,
     truncation_m,
@@ -45,5 +48,5 @@ pub use projection_mechanism::{
     project_noisy_mean,
 };
 pub use sparse_exponential::{
-    SparseExponentialConfig, SparseExponentialRun, TauChoice, TauEquation, Temperature, solve_tau, sparse_net,
+    SparseExponentialConfig, SparseExponentialRun, TauChoice, TauEquation, Temperature, sparse_net,
 };

@@ -51,14 +51,14 @@
 //!
 //! Proof: proofs/sparse/output_perturbation.md.
 
-use super::projection_mechanism::{NORM_ROUNDING, NoiseScale};
-use crate::accounting::{DpEvent, gaussian};
+use super::accounted::Accounted;
+use super::projection_mechanism::{NORM_ROUNDING, NoiseScale, check_release_budget, check_sparse_ball};
 use crate::data::sparse::SparseDataset;
 use crate::error::{Error, Result, check};
 use crate::geometry::Domain;
 use crate::linalg::{norm_l2, norm_linf};
 use crate::loss::Loss;
-use crate::optim::{EventLog, PrivacyReport, PrivateRelease};
+use crate::optim::PrivateRelease;
 use crate::rng::Seeds;
 use serde::Serialize;
 
@@ -101,10 +101,10 @@ pub struct OutputPerturbationRun {
     pub iterations: usize,
     /// t* = ‖x̂ − x̃‖_∞ (line 3; post-processing of x̃).
     pub linf_shift: f64,
-    /// The privacy events executed (one Laplace or Gaussian release).
-    pub events: EventLog,
-    /// The privacy the accountant reads from `events`.
-    pub privacy: PrivacyReport,
+    /// The privacy events executed (one Laplace or Gaussian release) and the privacy the
+    /// accountant reads from them.
+    #[serde(flatten)]
+    pub accounted: Accounted,
 }
 
 /// The solver's output with its certificate (not private: tests and the run's check only).
@@ -137,20 +137,13 @@ impl OutputPerturbationConfig {
         epsilon: f64,
         delta: f64,
     ) -> Result<Self> {
-        check::positive("L (Lipschitz constant)", lipschitz_l)?;
-        if sparsity_s == 0 {
-            return Err(Error::invalid("s (sparsity)", sparsity_s, ">= 1"));
-        }
+        check_sparse_ball("L (Lipschitz constant)", lipschitz_l, sparsity_s)?;
         check::positive("lambda (regularisation)", regularisation_lambda)?;
-        check::positive("epsilon", epsilon)?;
-        check::probability_below_one("delta", delta)?;
-        if delta > 0.0 && epsilon >= 1.0 {
-            return Err(Error::invalid(
-                "epsilon",
-                epsilon,
-                "< 1 when delta > 0 (the classical Gaussian calibration of Fact 2.3(b) needs it)",
-            ));
-        }
+        check_release_budget(
+            epsilon,
+            delta,
+            "< 1 when delta > 0 (the classical Gaussian calibration of Fact 2.3(b) needs it)",
+        )?;
         if !matches!(loss, Loss::Logistic | Loss::Linear) {
             return Err(Error::Unsupported {
                 event: format!("output perturbation with the {loss:?} loss"),
@@ -273,13 +266,7 @@ impl OutputPerturbationConfig {
         if n == 0 || d == 0 {
             return Err(Error::Empty { what: "dataset" });
         }
-        let delta_s = self.sensitivity(n, d);
-        if self.delta == 0.0 {
-            Ok(NoiseScale::Laplace { sigma: delta_s / self.epsilon })
-        } else {
-            let z = gaussian::classic_noise_multiplier(self.epsilon, self.delta)?;
-            Ok(NoiseScale::Gaussian { sigma: z * delta_s })
-        }
+        NoiseScale::calibrated(self.epsilon, self.delta, self.sensitivity(n, d))
     }
 
     /// Checks every row against `S_s^d` and every label against the loss.
@@ -351,15 +338,11 @@ impl OutputPerturbationConfig {
         let sensitivity = self.sensitivity(n, d);
         let mut release = PrivateRelease::statistics(0.0, seeds)?;
         let mut x_tilde = solution.x;
-        match noise {
-            NoiseScale::Laplace { sigma } => release.release_statistic_laplace(&mut x_tilde, sigma, sensitivity)?,
-            NoiseScale::Gaussian { sigma } => release.release_statistic_given_std(&mut x_tilde, sigma, sensitivity)?,
-        }
-        let events = release.finish()?.events;
+        noise.add_to(&mut x_tilde, sensitivity, &mut release)?;
+        let accounted = Accounted::read_release(release, self.delta, "output perturbation accounting")?;
         // Alg. 3, line 3: x̂ = argmin_{x∈X} ‖x − x̃‖_∞ (post-processing of x̃ alone)
         let mut x_hat = x_tilde.clone();
         let linf_shift = self.domain.project_linf(&mut x_hat)?;
-        let privacy = self.accounted(&events)?;
         Ok(OutputPerturbationRun {
             x_hat,
             x_tilde,
@@ -367,27 +350,8 @@ impl OutputPerturbationConfig {
             sensitivity,
             iterations: solution.iterations,
             linf_shift,
-            events,
-            privacy,
+            accounted,
         })
-    }
-
-    /// `Laplace(z)` → pure ε = 1/z (rounded up); `Gaussian(z)` → the exact Gaussian curve's ε at δ.
-    fn accounted(&self, events: &EventLog) -> Result<PrivacyReport> {
-        match events.as_event() {
-            Some(DpEvent::Laplace { noise_multiplier }) => {
-                Ok(PrivacyReport { epsilon: Some((1.0 / noise_multiplier).next_up()), delta: Some(0.0), sigma: 0.0 })
-            }
-            Some(DpEvent::Gaussian { noise_multiplier }) => Ok(PrivacyReport {
-                epsilon: Some(gaussian::epsilon_for_delta(noise_multiplier, self.delta)?),
-                delta: Some(self.delta),
-                sigma: 0.0,
-            }),
-            other => Err(Error::Numerical {
-                what: "output perturbation accounting",
-                reason: format!("expected one Laplace or Gaussian release, found {other:?}"),
-            }),
-        }
     }
 }
 

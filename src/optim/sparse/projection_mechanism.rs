@@ -35,12 +35,13 @@
 //!
 //! Proof: proofs/sparse/projection_mechanism.md.
 
-use crate::accounting::{DpEvent, gaussian};
+use super::accounted::Accounted;
+use crate::accounting::gaussian;
 use crate::data::Dataset;
 use crate::data::sparse::SparseDataset;
 use crate::error::{Error, Result, check};
 use crate::geometry::{clip_l2, project_l1_ball};
-use crate::optim::{EventLog, PrivacyReport, PrivateRelease};
+use crate::optim::PrivateRelease;
 use crate::rng::Seeds;
 use serde::Serialize;
 
@@ -130,10 +131,37 @@ pub enum NoiseScale {
 }
 
 impl NoiseScale {
+    /// The noise of a release at (ε, δ) with the given sensitivity (ℓ1 for δ = 0, ℓ2 for δ > 0):
+    /// `Lap(Δ₁/ε)` for δ = 0 (Fact 2.3(a)), else `N(0, σ²)` with σ = z·Δ₂ and the classic
+    /// multiplier `z = √(2 ln(1.25/δ))/ε` rounded up (Fact 2.3(b)).
+    ///
+    /// # Errors
+    /// As [`gaussian::classic_noise_multiplier`] (δ > 0).
+    pub fn calibrated(epsilon: f64, delta: f64, sensitivity: f64) -> Result<Self> {
+        if delta == 0.0 {
+            Ok(NoiseScale::Laplace { sigma: sensitivity / epsilon })
+        } else {
+            let z = gaussian::classic_noise_multiplier(epsilon, delta)?;
+            Ok(NoiseScale::Gaussian { sigma: z * sensitivity })
+        }
+    }
+
     /// σ.
     pub fn sigma(&self) -> f64 {
         match *self {
             NoiseScale::Laplace { sigma } | NoiseScale::Gaussian { sigma } => sigma,
+        }
+    }
+
+    /// `x ← x + ξ` at this scale, noise drawn and event recorded in one call of `release`
+    /// (`Laplace(σ/Δ)` or `Gaussian(σ/Δ)`, Δ the `sensitivity` the scale was calibrated on).
+    ///
+    /// # Errors
+    /// Release errors.
+    pub fn add_to(&self, x: &mut [f64], sensitivity: f64, release: &mut PrivateRelease) -> Result<()> {
+        match *self {
+            NoiseScale::Laplace { sigma } => release.release_statistic_laplace(x, sigma, sensitivity),
+            NoiseScale::Gaussian { sigma } => release.release_statistic_given_std(x, sigma, sensitivity),
         }
     }
 }
@@ -148,10 +176,10 @@ pub struct ProjectionMechanismRun {
     pub z_tilde: Vec<f64>,
     /// The noise of line 1.
     pub noise: NoiseScale,
-    /// The privacy events executed (one Laplace or Gaussian release).
-    pub events: EventLog,
-    /// The privacy the accountant reads from `events` (pure ε for δ = 0; ε at δ otherwise).
-    pub privacy: PrivacyReport,
+    /// The privacy events executed (one Laplace or Gaussian release) and the privacy read from
+    /// them (pure ε for δ = 0; ε at δ otherwise).
+    #[serde(flatten)]
+    pub accounted: Accounted,
     /// Rows changed by [`InvalidRows::ClipToSparseBall`] (0 when refusing).
     pub clipped_rows: usize,
 }
@@ -163,19 +191,12 @@ impl ProjectionMechanismConfig {
     /// `InvalidParameter` for L not finite and > 0, s = 0, ε not finite and > 0, δ ∉ [0, 1), or
     /// δ > 0 with ε ≥ 1 (the classical Gaussian calibration of Fact 2.3(b) needs ε < 1).
     pub fn new(l2_bound_l: f64, sparsity_s: usize, epsilon: f64, delta: f64) -> Result<Self> {
-        check::positive("L (l2 bound)", l2_bound_l)?;
-        if sparsity_s == 0 {
-            return Err(Error::invalid("s (sparsity)", sparsity_s, ">= 1"));
-        }
-        check::positive("epsilon", epsilon)?;
-        check::probability_below_one("delta", delta)?;
-        if delta > 0.0 && epsilon >= 1.0 {
-            return Err(Error::invalid(
-                "epsilon",
-                epsilon,
-                "< 1 when delta > 0 (the classical Gaussian calibration of Thm. 3.3 needs it)",
-            ));
-        }
+        check_sparse_ball("L (l2 bound)", l2_bound_l, sparsity_s)?;
+        check_release_budget(
+            epsilon,
+            delta,
+            "< 1 when delta > 0 (the classical Gaussian calibration of Thm. 3.3 needs it)",
+        )?;
         Ok(ProjectionMechanismConfig { l2_bound_l, sparsity_s, epsilon, delta, invalid_rows: InvalidRows::Refuse })
     }
 
@@ -194,12 +215,12 @@ impl ProjectionMechanismConfig {
         if n == 0 {
             return Err(Error::Empty { what: "dataset" });
         }
-        if self.delta == 0.0 {
-            Ok(NoiseScale::Laplace { sigma: self.l1_sensitivity(n) / self.epsilon })
-        } else {
-            let z = gaussian::classic_noise_multiplier(self.epsilon, self.delta)?;
-            Ok(NoiseScale::Gaussian { sigma: z * self.l2_sensitivity(n) })
-        }
+        NoiseScale::calibrated(self.epsilon, self.delta, self.sensitivity(n))
+    }
+
+    /// The sensitivity line 1 calibrates on: Δ₁ for δ = 0 (Laplace), Δ₂ for δ > 0 (Gaussian).
+    pub fn sensitivity(&self, n: usize) -> f64 {
+        if self.delta == 0.0 { self.l1_sensitivity(n) } else { self.l2_sensitivity(n) }
     }
 
     /// Δ₁ = 2L′√s/n: the ℓ1 sensitivity of the mean of n vectors of `S_s^d` (Thm. 3.2's proof),
@@ -307,14 +328,26 @@ impl ProjectionMechanismConfig {
     pub fn run(&self, data: SparseVectors<'_>, seeds: Seeds) -> Result<ProjectionMechanismRun> {
         // Alg. 1, line 0: z̄(S) = (1/n) Σ z_i, every row checked (or clipped on request)
         let (z_bar, clipped_rows) = self.mean(data)?;
-        // Both releases of line 2 state their own scale and sensitivity, so the multiplier of
-        // `release_statistic` is unused (0); the events are read back below.
+        let (run, accounted) = self.released(seeds, |release| self.release_mean(z_bar, data.n(), release))?;
+        Ok(ProjectionMechanismRun { accounted, clipped_rows, ..run })
+    }
+
+    /// The frame every run on a mean shares (Algorithms 1 and 2): `lines` draw through a fresh
+    /// [`PrivateRelease`] on the noise stream of `seeds`, then the events it recorded are read
+    /// at this configuration's δ ([`Accounted::read_release`]). Every release of those lines
+    /// states its own scale and sensitivity, so the multiplier of `release_statistic` is unused
+    /// (0).
+    ///
+    /// # Errors
+    /// Those of `lines`; release and accountant errors.
+    pub(crate) fn released<R>(
+        &self,
+        seeds: Seeds,
+        lines: impl FnOnce(&mut PrivateRelease) -> Result<R>,
+    ) -> Result<(R, Accounted)> {
         let mut release = PrivateRelease::statistics(0.0, seeds)?;
-        let mut run = self.release_mean(z_bar, data.n(), &mut release)?;
-        run.events = release.finish()?.events;
-        run.privacy = self.accounted(&run.events)?;
-        run.clipped_rows = clipped_rows;
-        Ok(run)
+        let out = lines(&mut release)?;
+        Ok((out, Accounted::read_release(release, self.delta, "sparse mean release accounting")?))
     }
 
     /// Lines 1–3 on a mean z̄ of n vectors of `S_s^d` (the caller vouches for the rows, e.g.
@@ -352,23 +385,11 @@ impl ProjectionMechanismConfig {
         let noise = self.noise_scale(n)?;
         // Alg. 1, line 2: z̃ = z̄(S) + ξ (noise drawn and event recorded in one call)
         let mut z_tilde = z_bar;
-        match noise {
-            NoiseScale::Laplace { sigma } => {
-                release.release_statistic_laplace(&mut z_tilde, sigma, self.l1_sensitivity(n))?
+        match (noise, record) {
+            (NoiseScale::Gaussian { sigma }, GaussianRecord::ClaimedEpsilon) => {
+                release.release_statistic_epsilon_delta(&mut z_tilde, sigma, self.l2_sensitivity(n), self.epsilon)?;
             }
-            NoiseScale::Gaussian { sigma } => match record {
-                GaussianRecord::Curve => {
-                    release.release_statistic_given_std(&mut z_tilde, sigma, self.l2_sensitivity(n))?
-                }
-                GaussianRecord::ClaimedEpsilon => {
-                    release.release_statistic_epsilon_delta(
-                        &mut z_tilde,
-                        sigma,
-                        self.l2_sensitivity(n),
-                        self.epsilon,
-                    )?;
-                }
-            },
+            _ => noise.add_to(&mut z_tilde, self.sensitivity(n), release)?,
         }
         // Alg. 1, line 3: ẑ = argmin_{z ∈ K} ‖z − z̃‖₂, K = B₁^d(0, L√s)
         let mut z_hat = z_tilde.clone();
@@ -377,31 +398,9 @@ impl ProjectionMechanismConfig {
             z_hat,
             z_tilde,
             noise,
-            events: EventLog::default(),
-            privacy: PrivacyReport { epsilon: None, delta: None, sigma: noise.sigma() },
+            accounted: Accounted::unread(noise.sigma()),
             clipped_rows: 0,
         })
-    }
-
-    /// The privacy the events read to: `Laplace(z)` → pure ε = 1/z (rounded up);
-    /// `Gaussian(z)` → the exact Gaussian curve's ε at δ ([`gaussian::epsilon_for_delta`],
-    /// rounded up).
-    fn accounted(&self, events: &EventLog) -> Result<PrivacyReport> {
-        let sigma = 0.0;
-        match events.as_event() {
-            Some(DpEvent::Laplace { noise_multiplier }) => {
-                Ok(PrivacyReport { epsilon: Some((1.0 / noise_multiplier).next_up()), delta: Some(0.0), sigma })
-            }
-            Some(DpEvent::Gaussian { noise_multiplier }) => Ok(PrivacyReport {
-                epsilon: Some(gaussian::epsilon_for_delta(noise_multiplier, self.delta)?),
-                delta: Some(self.delta),
-                sigma,
-            }),
-            other => Err(Error::Numerical {
-                what: "projection mechanism accounting",
-                reason: format!("expected one Laplace or Gaussian release, found {other:?}"),
-            }),
-        }
     }
 }
 
@@ -412,11 +411,34 @@ impl ProjectionMechanismConfig {
 /// # Errors
 /// `InvalidParameter` for L not finite and > 0 or s = 0; `NonFinite` for a NaN/∞ entry of z̃.
 pub fn project_noisy_mean(z_tilde: &mut [f64], l2_bound_l: f64, sparsity_s: usize) -> Result<()> {
-    check::positive("L (l2 bound)", l2_bound_l)?;
+    check_sparse_ball("L (l2 bound)", l2_bound_l, sparsity_s)?;
+    check::all_finite("noisy mean", z_tilde)?;
+    project_l1_ball(z_tilde, l2_bound_l * (sparsity_s as f64).sqrt());
+    Ok(())
+}
+
+/// Checks the (L, s) of `S_s^d = {‖z‖₀ ≤ s, ‖z‖₂ ≤ L}`: L finite and > 0 (named `l_name`), s ≥ 1.
+///
+/// # Errors
+/// `InvalidParameter` naming the first that fails.
+pub(crate) fn check_sparse_ball(l_name: &'static str, l: f64, sparsity_s: usize) -> Result<()> {
+    check::positive(l_name, l)?;
     if sparsity_s == 0 {
         return Err(Error::invalid("s (sparsity)", sparsity_s, ">= 1"));
     }
-    check::all_finite("noisy mean", z_tilde)?;
-    project_l1_ball(z_tilde, l2_bound_l * (sparsity_s as f64).sqrt());
+    Ok(())
+}
+
+/// Checks the (ε, δ) of one Laplace (δ = 0) or classically calibrated Gaussian (δ > 0) release:
+/// ε finite and > 0, δ ∈ [0, 1), and ε < 1 when δ > 0 (`constraint` says which result needs it).
+///
+/// # Errors
+/// `InvalidParameter` naming the first that fails.
+pub(crate) fn check_release_budget(epsilon: f64, delta: f64, constraint: &'static str) -> Result<()> {
+    check::positive("epsilon", epsilon)?;
+    check::probability_below_one("delta", delta)?;
+    if delta > 0.0 && epsilon >= 1.0 {
+        return Err(Error::invalid("epsilon", epsilon, constraint));
+    }
     Ok(())
 }

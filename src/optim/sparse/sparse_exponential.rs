@@ -66,7 +66,7 @@ pub enum TauEquation {
 pub enum TauChoice {
     /// A given τ > 0 (tests and tiny instances).
     Given(f64),
-    /// The root of line 1's equation at confidence β ∈ (0, 1) ([`solve_tau`]).
+    /// The root of line 1's equation at confidence β ∈ (0, 1) ([`SparseExponentialConfig::solve_tau`]).
     Solved {
         /// β.
         beta: f64,
@@ -111,52 +111,6 @@ pub struct SparseExponentialRun {
     pub events: EventLog,
     /// ε of that event (pure; δ = 0).
     pub epsilon: f64,
-}
-
-/// The root τ of `τ³/ln(d/(τβ)) = c` with `c = B/(L√s εn)` (corrected) or `L√s εn/B` (printed),
-/// by bisection on `g(τ) = τ³ − c·ln(d/(τβ))`, increasing on (0, d/β), from g(0⁺) = −∞ to
-/// g(d/β) = (d/β)³ > 0; the upper end of the final bracket is returned (200 halvings or
-/// adjacent floats).
-///
-/// # Errors
-/// `InvalidParameter` for a parameter out of range (β ∉ (0, 1), d = 0, n = 0, ...).
-#[allow(clippy::too_many_arguments)]
-pub fn solve_tau(
-    equation: TauEquation,
-    range_b: f64,
-    lipschitz_l: f64,
-    sparsity_s: usize,
-    epsilon: f64,
-    n: usize,
-    d: usize,
-    beta: f64,
-) -> Result<f64> {
-    check::positive("B (range)", range_b)?;
-    check::positive("L (Lipschitz)", lipschitz_l)?;
-    check::positive("epsilon", epsilon)?;
-    check::open_unit("beta", beta)?;
-    if sparsity_s == 0 || n == 0 || d == 0 {
-        return Err(Error::invalid("s, n and d", format!("{sparsity_s}, {n}, {d}"), "all >= 1"));
-    }
-    let a = lipschitz_l * (sparsity_s as f64).sqrt() * epsilon * n as f64;
-    let c = match equation {
-        TauEquation::Corrected => range_b / a,
-        TauEquation::AsPrinted => a / range_b,
-    };
-    let g = |tau: f64| tau.powi(3) - c * (d as f64 / (tau * beta)).ln();
-    let (mut lo, mut hi) = (0.0f64, d as f64 / beta);
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if g(mid) < 0.0 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Ok(hi)
 }
 
 /// The l2 radius R of X (the smallest l2 ball around 0 containing it) and the largest coordinate
@@ -293,14 +247,46 @@ impl SparseExponentialConfig {
     /// τ for a dataset of n records in dimension d.
     ///
     /// # Errors
-    /// As [`solve_tau`].
+    /// As [`SparseExponentialConfig::solve_tau`].
     pub fn tau_for(&self, n: usize, d: usize) -> Result<f64> {
         match self.tau {
             TauChoice::Given(t) => Ok(t),
-            TauChoice::Solved { beta, equation } => {
-                solve_tau(equation, self.range_b, self.lipschitz_l, self.sparsity_s, self.epsilon, n, d, beta)
+            TauChoice::Solved { beta, equation } => self.solve_tau(equation, n, d, beta),
+        }
+    }
+
+    /// The root τ of `τ³/ln(d/(τβ)) = c` with `c = B/(L√s εn)` (corrected) or `L√s εn/B`
+    /// (printed), by bisection on `g(τ) = τ³ − c·ln(d/(τβ))`, increasing on (0, d/β), from
+    /// g(0⁺) = −∞ to g(d/β) = (d/β)³ > 0; the upper end of the final bracket is returned (200
+    /// halvings or adjacent floats). (B, L, s, ε) are this configuration's, checked by
+    /// [`SparseExponentialConfig::new`].
+    ///
+    /// # Errors
+    /// `InvalidParameter` for β ∉ (0, 1), n = 0 or d = 0.
+    pub fn solve_tau(&self, equation: TauEquation, n: usize, d: usize, beta: f64) -> Result<f64> {
+        check::open_unit("beta", beta)?;
+        if n == 0 || d == 0 {
+            return Err(Error::invalid("n and d", format!("{n}, {d}"), "both >= 1"));
+        }
+        let a = self.lipschitz_l * (self.sparsity_s as f64).sqrt() * self.epsilon * n as f64;
+        let c = match equation {
+            TauEquation::Corrected => self.range_b / a,
+            TauEquation::AsPrinted => a / self.range_b,
+        };
+        let g = |tau: f64| tau.powi(3) - c * (d as f64 / (tau * beta)).ln();
+        let (mut lo, mut hi) = (0.0f64, d as f64 / beta);
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if mid <= lo || mid >= hi {
+                break;
+            }
+            if g(mid) < 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
             }
         }
+        Ok(hi)
     }
 
     /// Lines 1–2 and the scores of line 3: (τ, k, N_τ, F_S on N_τ), each loss value checked to
