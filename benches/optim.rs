@@ -9,6 +9,7 @@ use common::mean_time;
 use criterion::{Criterion, criterion_group, criterion_main};
 use dpref::data::Dataset;
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::{GradientEngine, NoTrace, Privacy};
@@ -47,8 +48,21 @@ fn optim(c: &mut Criterion) {
     let steps = N.div_ceil(BATCH) as u64;
     let q = BATCH as f64 / N as f64;
     let privacy = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
-    let dp = DpSgdConfig::new(steps, 0.1, 1.0, q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap();
-    let pg = AdaptiveNoiseConfig::new(D, steps, 0.1, 1.0, q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap();
+    let dp = DpSgdConfig::new(
+        steps,
+        0.1,
+        1.0,
+        RunSettings::poisson(q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap(),
+    )
+    .unwrap();
+    let pg = AdaptiveNoiseConfig::new(
+        D,
+        steps,
+        0.1,
+        1.0,
+        RunSettings::poisson(q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap(),
+    )
+    .unwrap();
     let dp_fast = DpSgdConfig { engine: GradientEngine::GlmFast, ..dp.clone() };
     let pg_fast = AdaptiveNoiseConfig { engine: GradientEngine::GlmFast, ..pg.clone() };
     let mut group = c.benchmark_group("optim_epoch_n60000_d784_b256");

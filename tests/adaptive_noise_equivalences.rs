@@ -16,6 +16,7 @@ use common::adaptive_runs::{ALGS, Alg, KINDS, bits, bits2, config, noise, regres
 use dpref::data::Dataset;
 use dpref::geometry::{Domain, EllipsoidProjection, project_ellipsoid};
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
 use dpref::optim::adaptive_noise::biased::{StepRule, TemplateConfig, biased_adagrad, biased_sgd, no_noise};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
@@ -120,7 +121,7 @@ fn assert_matches_reference(
         Domain::Unconstrained => f64::INFINITY,
         _ => unreachable!("the reference clamps to a box"),
     };
-    let BatchSampler::Poisson { q } = cfg.sampler else { unreachable!("Poisson") };
+    let BatchSampler::Poisson { q } = cfg.settings.sampler else { unreachable!("Poisson") };
     let want = reference(data, rule, cfg.step_scale_alpha, q, cfg.steps_t, seed, ellipsoid, radius);
     let (r, t) = run(alg, data, Loss::Absolute, cfg, seed);
     let t_len = cfg.steps_t as usize;
@@ -181,7 +182,7 @@ fn assert_noiseless_matches_reference(alg: Alg, data_seed: u64, seed: u64) {
 fn prop_dp_sgd_without_noise_or_clipping_is_projected_sgd() {
     let data = regression(80, 4, 14);
     let (q, eta, steps, radius) = (0.25, 0.05, 40u64, 0.3);
-    let mut cfg = DpSgdConfig::new(steps, eta, f64::INFINITY, q, noise(0.0)).unwrap();
+    let mut cfg = DpSgdConfig::new(steps, eta, f64::INFINITY, RunSettings::poisson(q, noise(0.0)).unwrap()).unwrap();
     cfg.domain = Domain::Box { radius };
     let mut t = Trace::default();
     let r = dp_sgd(&data, Loss::Absolute, &cfg, Seeds::new(15), &mut t).unwrap();
@@ -276,7 +277,7 @@ fn prop_pasan_step_sizes_are_non_increasing() {
 fn template(cfg: &AdaptiveNoiseConfig) -> TemplateConfig {
     TemplateConfig {
         steps_t: cfg.steps_t,
-        sampler: cfg.sampler,
+        sampler: cfg.settings.sampler,
         domain: cfg.domain.clone(),
         output: OutputPoint::AverageFromZero,
         x0: None,

@@ -13,7 +13,6 @@ use dpref::data::absolute_regression;
 use dpref::error::Error;
 use dpref::loss::Loss;
 use dpref::model::Glm;
-use dpref::optim::Privacy;
 use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
 use dpref::optim::dp_sgd::DpSgdConfig;
 use dpref::optim::dp2::Preconditioner;
@@ -21,6 +20,7 @@ use dpref::optim::dp2::algorithm1::{Dp2Config, NoiseOrder};
 use dpref::optim::dpagd::Moments;
 use dpref::optim::dpagd::algorithm1::Algorithm1Config;
 use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update};
+use dpref::optim::{Privacy, RunSettings};
 use dpref::rng::Seeds;
 use dpref::sampling::BatchSampler;
 
@@ -75,13 +75,15 @@ fn privacy_requests_are_validated_on_their_own() {
 #[test]
 fn constructors_accept_the_valid_settings() {
     let p = target(1.0, 1e-5);
-    DpSgdConfig::new(10, 0.1, 1.0, 0.1, p).unwrap();
-    AdaptiveNoiseConfig::new(3, 10, 0.1, 1.0, 0.1, p).unwrap();
-    MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, 0.1, p).unwrap();
+    RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, 0.1, 1.0, s)).unwrap();
+    RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 10, 0.1, 1.0, s)).unwrap();
+    RunSettings::poisson(0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, s)).unwrap();
     Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
-    Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), 0.1, p).unwrap();
+    RunSettings::poisson(0.1, p)
+        .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), s))
+        .unwrap();
     // No clipping is allowed without a privacy claim (the non-private run of each algorithm).
-    DpSgdConfig::new(10, 0.1, INF, 1.0, sigma(0.0)).unwrap();
+    RunSettings::poisson(1.0, sigma(0.0)).and_then(|s| DpSgdConfig::new(10, 0.1, INF, s)).unwrap();
     Algorithm1Config::new(Moments::Gd, 10, 0.1, INF, Privacy::StdOnMean { std: 0.0, report_delta: None }).unwrap();
 }
 
@@ -90,34 +92,90 @@ fn every_constructor_refuses_each_invalid_setting() {
     let p = target(1.0, 1e-5);
     // (description, outcome, parameter named)
     let cases: Vec<(&str, &'static str, &'static str)> = vec![
-        ("dp-sgd T = 0", refused("", DpSgdConfig::new(0, 0.1, 1.0, 0.1, p)), "steps"),
-        ("dp-sgd eta = 0", refused("", DpSgdConfig::new(10, 0.0, 1.0, 0.1, p)), "learning rate"),
-        ("dp-sgd eta NaN", refused("", DpSgdConfig::new(10, NAN, 1.0, 0.1, p)), "learning rate"),
-        ("dp-sgd C = 0", refused("", DpSgdConfig::new(10, 0.1, 0.0, 0.1, p)), "clip"),
-        ("dp-sgd C NaN", refused("", DpSgdConfig::new(10, 0.1, NAN, 0.1, p)), "clip"),
-        ("dp-sgd C = inf with a target", refused("", DpSgdConfig::new(10, 0.1, INF, 0.1, p)), "clip"),
-        ("dp-sgd q = 0", refused("", DpSgdConfig::new(10, 0.1, 1.0, 0.0, p)), "q"),
-        ("dp-sgd q > 1", refused("", DpSgdConfig::new(10, 0.1, 1.0, 1.5, p)), "q"),
-        ("dp-sgd q NaN", refused("", DpSgdConfig::new(10, 0.1, 1.0, NAN, p)), "q"),
-        ("pasan alpha < 0", refused("", AdaptiveNoiseConfig::new(3, 10, -1.0, 1.0, 0.1, p)), "step scale alpha"),
-        ("pasan B = 0", refused("", AdaptiveNoiseConfig::new(3, 10, 0.1, 0.0, 0.1, p)), "clip radius B"),
+        (
+            "dp-sgd T = 0",
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(0, 0.1, 1.0, s))),
+            "steps",
+        ),
+        (
+            "dp-sgd eta = 0",
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, 0.0, 1.0, s))),
+            "learning rate",
+        ),
+        (
+            "dp-sgd eta NaN",
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, NAN, 1.0, s))),
+            "learning rate",
+        ),
+        (
+            "dp-sgd C = 0",
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, 0.1, 0.0, s))),
+            "clip",
+        ),
+        (
+            "dp-sgd C NaN",
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, 0.1, NAN, s))),
+            "clip",
+        ),
+        (
+            "dp-sgd C = inf with a target",
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, 0.1, INF, s))),
+            "clip",
+        ),
+        (
+            "dp-sgd q = 0",
+            refused("", RunSettings::poisson(0.0, p).and_then(|s| DpSgdConfig::new(10, 0.1, 1.0, s))),
+            "q",
+        ),
+        (
+            "dp-sgd q > 1",
+            refused("", RunSettings::poisson(1.5, p).and_then(|s| DpSgdConfig::new(10, 0.1, 1.0, s))),
+            "q",
+        ),
+        (
+            "dp-sgd q NaN",
+            refused("", RunSettings::poisson(NAN, p).and_then(|s| DpSgdConfig::new(10, 0.1, 1.0, s))),
+            "q",
+        ),
+        (
+            "pasan alpha < 0",
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 10, -1.0, 1.0, s))),
+            "step scale alpha",
+        ),
+        (
+            "pasan B = 0",
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 10, 0.1, 0.0, s))),
+            "clip radius B",
+        ),
         (
             "pasan B = inf with a target",
-            refused("", AdaptiveNoiseConfig::new(3, 10, 0.1, INF, 0.1, p)),
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 10, 0.1, INF, s))),
             "clip radius B",
         ),
         (
             "pasan C/B^2 underflows",
-            refused("", AdaptiveNoiseConfig::new(3, 10, 0.1, 1e200, 0.1, p)),
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 10, 0.1, 1e200, s))),
             "ellipsoid A = C/B^2 entry",
         ),
-        ("minibatch T = 0", refused("", MinibatchConfig::new(Update::Sgd, 0, 0.1, 1.0, 0.1, p)), "steps"),
+        (
+            "minibatch T = 0",
+            refused("", RunSettings::poisson(0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 0, 0.1, 1.0, s))),
+            "steps",
+        ),
         (
             "minibatch RMSProp alpha = 1",
-            refused("", MinibatchConfig::new(Update::RmsProp { alpha: 1.0, eps: 1e-8 }, 10, 0.1, 1.0, 0.1, p)),
+            refused(
+                "",
+                RunSettings::poisson(0.1, p)
+                    .and_then(|s| MinibatchConfig::new(Update::RmsProp { alpha: 1.0, eps: 1e-8 }, 10, 0.1, 1.0, s)),
+            ),
             "alpha",
         ),
-        ("minibatch q = 2", refused("", MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, 2.0, p)), "q"),
+        (
+            "minibatch q = 2",
+            refused("", RunSettings::poisson(2.0, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, s))),
+            "q",
+        ),
         ("dpagd T = 0", refused("", Algorithm1Config::new(Moments::Gd, 0, 0.1, 1.0, p)), "steps T"),
         ("dpagd eta = 0", refused("", Algorithm1Config::new(Moments::Gd, 10, 0.0, 1.0, p)), "step size eta"),
         ("dpagd G = -1", refused("", Algorithm1Config::new(Moments::Gd, 10, 0.1, -1.0, p)), "gradient bound G"),
@@ -133,34 +191,56 @@ fn every_constructor_refuses_each_invalid_setting() {
         ),
         (
             "dp2 s1 = 0",
-            refused("", Dp2Config::new(Preconditioner::AdaGrad, 10, (0, 2), (0.1, 0.1), (1.0, 1.0), 0.1, p)),
+            refused(
+                "",
+                RunSettings::poisson(0.1, p)
+                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (0, 2), (0.1, 0.1), (1.0, 1.0), s)),
+            ),
             "delay s1",
         ),
         (
             "dp2 s2 = 0",
-            refused("", Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 0), (0.1, 0.1), (1.0, 1.0), 0.1, p)),
+            refused(
+                "",
+                RunSettings::poisson(0.1, p)
+                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 0), (0.1, 0.1), (1.0, 1.0), s)),
+            ),
             "delay s2",
         ),
         (
             "dp2 alpha2 NaN",
-            refused("", Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, NAN), (1.0, 1.0), 0.1, p)),
+            refused(
+                "",
+                RunSettings::poisson(0.1, p)
+                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, NAN), (1.0, 1.0), s)),
+            ),
             "learning rate alpha2",
         ),
         (
             "dp2 C2 = 0",
-            refused("", Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 0.0), 0.1, p)),
+            refused(
+                "",
+                RunSettings::poisson(0.1, p)
+                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 0.0), s)),
+            ),
             "clip C2",
         ),
         (
             "dp2 C1 = inf with a target",
-            refused("", Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (INF, 1.0), 0.1, p)),
+            refused(
+                "",
+                RunSettings::poisson(0.1, p)
+                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (INF, 1.0), s)),
+            ),
             "clip",
         ),
         (
             "dp2 RMSProp beta = 1",
             refused(
                 "",
-                Dp2Config::new(Preconditioner::RmsProp { beta: 1.0 }, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), 0.1, p),
+                RunSettings::poisson(0.1, p).and_then(|s| {
+                    Dp2Config::new(Preconditioner::RmsProp { beta: 1.0 }, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), s)
+                }),
             ),
             "beta",
         ),
@@ -171,11 +251,24 @@ fn every_constructor_refuses_each_invalid_setting() {
     // Every invalid privacy request, through every constructor.
     for (bad, name) in bad_privacy() {
         let what = format!("{bad:?}");
-        assert_eq!(refused(&what, DpSgdConfig::new(10, 0.1, 1.0, 0.1, bad)), name);
-        assert_eq!(refused(&what, AdaptiveNoiseConfig::new(3, 10, 0.1, 1.0, 0.1, bad)), name);
-        assert_eq!(refused(&what, MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, 0.1, bad)), name);
+        assert_eq!(
+            refused(&what, RunSettings::poisson(0.1, bad).and_then(|s| DpSgdConfig::new(10, 0.1, 1.0, s))),
+            name
+        );
+        assert_eq!(
+            refused(&what, RunSettings::poisson(0.1, bad).and_then(|s| AdaptiveNoiseConfig::new(3, 10, 0.1, 1.0, s))),
+            name
+        );
+        assert_eq!(
+            refused(
+                &what,
+                RunSettings::poisson(0.1, bad).and_then(|s| MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, s))
+            ),
+            name
+        );
         assert_eq!(refused(&what, Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, bad)), name);
-        let dp2 = Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), 0.1, bad);
+        let dp2 = RunSettings::poisson(0.1, bad)
+            .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), s));
         assert_eq!(refused(&what, dp2), name);
     }
 }
@@ -186,20 +279,14 @@ fn setters_check_their_values() {
     let normaliser = "batch size b (normaliser)";
     for b in [0.0, -3.0, NAN, INF] {
         let what = format!("b = {b}");
-        let sgd = DpSgdConfig::new(10, 0.1, 1.0, 0.1, p).unwrap();
-        assert_eq!(refused(&what, sgd.with_batch_size_b(b)), normaliser);
-        let ada = AdaptiveNoiseConfig::new(2, 10, 0.1, 1.0, 0.1, p).unwrap();
-        assert_eq!(refused(&what, ada.with_batch_size_b(b)), normaliser);
-        let mb = MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, 0.1, p).unwrap();
-        assert_eq!(refused(&what, mb.with_batch_size_b(b)), normaliser);
-        let dp2 = Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), 0.1, p).unwrap();
-        assert_eq!(refused(&what, dp2.with_batch_size_b(b)), normaliser);
+        // One setter for the normaliser of every private gradient run (the settings they share).
+        assert_eq!(refused(&what, RunSettings::poisson(0.1, p).unwrap().with_batch_size_b(b)), normaliser);
     }
-    let ada = AdaptiveNoiseConfig::new(2, 10, 0.1, 1.0, 0.1, p).unwrap();
+    let ada = RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(2, 10, 0.1, 1.0, s)).unwrap();
     assert_eq!(refused("C entry 0", ada.clone().with_ellipsoid_c(vec![1.0, 0.0])), "ellipsoid C entry");
     assert_eq!(refused("C of length 3", ada.clone().with_ellipsoid_c(vec![1.0; 3])), "ellipsoid C");
     assert_eq!(ada.with_ellipsoid_c(vec![2.0, 0.5]).unwrap().ellipsoid_c, vec![2.0, 0.5]);
-    let mb = MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, 0.1, p).unwrap();
+    let mb = RunSettings::poisson(0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, s)).unwrap();
     assert_eq!(refused("decay 0", mb.clone().with_step_decay(0, 0.5)), "decay period");
     assert_eq!(refused("decay gamma 2", mb.clone().with_step_decay(5, 2.0)), "decay factor");
     assert_eq!(mb.with_step_decay(5, 0.5).unwrap().step_decay, Some((5, 0.5)));
@@ -208,11 +295,12 @@ fn setters_check_their_values() {
     let rms = Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 10, 0.1, 1.0, p).unwrap();
     assert_eq!(rms.with_nu_lambda(1e-6, 5.0).unwrap().lambda, 5.0);
     // Variant 2 clips both phases at C1: with C1 = inf it has no sensitivity bound for a target.
-    let unclipped_sgd = Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (INF, 1.0), 0.1, sigma(1.0));
+    let unclipped_sgd = RunSettings::poisson(0.1, sigma(1.0))
+        .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (INF, 1.0), s));
     let unclipped_sgd = unclipped_sgd.unwrap();
     assert!(unclipped_sgd.clone().with_noise_order(NoiseOrder::NoiseFirst).is_ok());
     let mut targeted = unclipped_sgd;
-    targeted.privacy = p;
+    targeted.settings.privacy = p;
     assert_eq!(refused("variant 2, C1 = inf", targeted.with_noise_order(NoiseOrder::NoiseFirst)), "clip");
 }
 
@@ -238,15 +326,16 @@ fn samplers_are_validated_before_the_data() {
 fn a_run_checks_fields_set_after_construction() {
     let mut rng = Seeds::new(5).stream(dpref::rng::Stream::Data);
     let (data, _) = absolute_regression(50, 2, 0.1, &mut rng).unwrap();
-    let mut sgd = DpSgdConfig::new(5, 0.1, 1.0, 0.2, sigma(1.0)).unwrap();
+    let mut sgd = RunSettings::poisson(0.2, sigma(1.0)).and_then(|s| DpSgdConfig::new(5, 0.1, 1.0, s)).unwrap();
     sgd.learning_rate_eta = NAN;
     assert_eq!(refused("eta NaN after new", sgd.run(&data, Loss::Absolute, Seeds::new(1))), "learning rate");
-    let mut sgd = DpSgdConfig::new(5, 0.1, 1.0, 0.2, sigma(1.0)).unwrap();
-    sgd.privacy = target(-1.0, 1e-5);
+    let mut sgd = RunSettings::poisson(0.2, sigma(1.0)).and_then(|s| DpSgdConfig::new(5, 0.1, 1.0, s)).unwrap();
+    sgd.settings.privacy = target(-1.0, 1e-5);
     assert_eq!(refused("epsilon < 0 after new", sgd.run(&data, Loss::Absolute, Seeds::new(1))), "epsilon");
     let model = Glm::new(Loss::Absolute, 2).unwrap();
-    let mut mb = MinibatchConfig::new(Update::Sgd, 5, 0.1, 1.0, 0.2, sigma(1.0)).unwrap();
-    mb.batch_size_b = Some(0.0);
+    let mut mb =
+        RunSettings::poisson(0.2, sigma(1.0)).and_then(|s| MinibatchConfig::new(Update::Sgd, 5, 0.1, 1.0, s)).unwrap();
+    mb.settings.batch_size_b = Some(0.0);
     assert_eq!(refused("b = 0 after new", mb.run(&data, &model, Seeds::new(1))), "batch size b (normaliser)");
     let mut gd = Algorithm1Config::new(Moments::Gd, 5, 0.1, 1.0, target(1.0, 1e-5)).unwrap();
     gd.noise = Privacy::StdOnMean { std: NAN, report_delta: None };
@@ -260,9 +349,10 @@ fn a_std_on_the_mean_is_not_taken_for_a_multiplier() {
     let mut rng = Seeds::new(6).stream(dpref::rng::Stream::Data);
     let (data, _) = absolute_regression(40, 1, 0.1, &mut rng).unwrap();
     let std = Privacy::StdOnMean { std: 0.5, report_delta: Some(1e-5) };
-    let sgd = DpSgdConfig::new(3, 0.1, 1.0, 0.5, std).unwrap().with_batch_size_b(20.0).unwrap();
+    let settings = RunSettings::poisson(0.5, std).unwrap().with_batch_size_b(20.0).unwrap();
+    let sgd = DpSgdConfig::new(3, 0.1, 1.0, settings.clone()).unwrap();
     assert_eq!(refused("dp-sgd with a std", sgd.run(&data, Loss::Absolute, Seeds::new(2))), "privacy");
-    let mb = MinibatchConfig::new(Update::Sgd, 3, 0.1, 1.0, 0.5, std).unwrap().with_batch_size_b(20.0).unwrap();
+    let mb = MinibatchConfig::new(Update::Sgd, 3, 0.1, 1.0, settings).unwrap();
     let model = Glm::new(Loss::Absolute, 1).unwrap();
     assert_eq!(refused("minibatch with a std", mb.run(&data, &model, Seeds::new(2))), "privacy");
     // DPAGD Algorithm 1 is stated with the std: both forms are accepted, and s on the mean is

@@ -9,6 +9,7 @@ use dpref::data::Dataset;
 use dpref::loss::Loss;
 use dpref::model::nonconvex::SeparableNonConvex;
 use dpref::model::{Glm, Model};
+use dpref::optim::RunSettings;
 use dpref::optim::dpagd::algorithm1::{Algorithm1Config, dpagd};
 use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, UpdateState, dp_minibatch};
 use dpref::optim::dpagd::{MomentState, Moments};
@@ -498,11 +499,11 @@ fn prop_minibatch_adam_without_noise_is_torch_adam() {
         15,
         0.01,
         f64::INFINITY,
-        1.0,
-        Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None },
+        RunSettings::poisson(1.0, Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None })
+            .unwrap()
+            .with_batch_size_b(n as f64)
+            .unwrap(),
     )
-    .unwrap()
-    .with_batch_size_b(n as f64)
     .unwrap();
     let mut t = Trace::default();
     dp_minibatch(&data, &model, &cfg, Seeds::new(1), &mut t).unwrap();
@@ -552,13 +553,15 @@ fn prop_minibatch_events_and_normaliser() {
     let data = nonconvex_data(n, p, 41);
     let model = SeparableNonConvex { dim: p };
     let target = Privacy::Target { epsilon: 1.0, delta: 1e-5 };
-    let cfg = MinibatchConfig::new(Update::rmsprop(), 50, 0.01, 1.0, 0.1, target).unwrap();
+    let cfg =
+        MinibatchConfig::new(Update::rmsprop(), 50, 0.01, 1.0, RunSettings::poisson(0.1, target).unwrap()).unwrap();
     assert!(matches!(
         dp_minibatch(&data, &model, &cfg, Seeds::new(0), &mut NoTrace),
         Err(dpref::Error::Unsupported { .. })
     ));
-    let r = dp_minibatch(&data, &model, &cfg.clone().with_batch_size_b(10.0).unwrap(), Seeds::new(0), &mut NoTrace)
-        .unwrap();
+    let mut declared = cfg.clone();
+    declared.settings = declared.settings.with_batch_size_b(10.0).unwrap();
+    let r = dp_minibatch(&data, &model, &declared, Seeds::new(0), &mut NoTrace).unwrap();
     let eps = r.privacy.epsilon.unwrap();
     assert!((0.99..=1.0).contains(&eps), "{eps}");
     assert_eq!(r.events.len(), 50);

@@ -6,6 +6,7 @@
 mod common;
 
 use common::golden::{rounded, run_summary, snapshot};
+use dpref::optim::RunSettings;
 
 use dpref::data::{Dataset, absolute_regression};
 use dpref::geometry::{Domain, EllipsoidProjection};
@@ -36,7 +37,9 @@ fn target() -> Privacy {
 
 #[test]
 fn golden_optim_dp_sgd() {
-    let mut cfg = DpSgdConfig::new(20, 0.2, 1.0, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
+    let mut cfg =
+        DpSgdConfig::new(20, 0.2, 1.0, RunSettings::poisson(0.1, target()).unwrap().with_batch_size_b(20.0).unwrap())
+            .unwrap();
     cfg.domain = Domain::Box { radius: 1.0 };
     snapshot("dp_sgd", run_summary(&dp_sgd(&data(), Loss::Absolute, &cfg, Seeds::new(1), &mut NoTrace).unwrap()));
 }
@@ -44,7 +47,14 @@ fn golden_optim_dp_sgd() {
 #[test]
 fn golden_optim_pasan_and_pagan() {
     let d = data();
-    let mut cfg = AdaptiveNoiseConfig::new(5, 20, 0.5, 1.5, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(
+        5,
+        20,
+        0.5,
+        1.5,
+        RunSettings::poisson(0.1, target()).unwrap().with_batch_size_b(20.0).unwrap(),
+    )
+    .unwrap();
     cfg.ellipsoid_c = vec![1.0, 4.0, 9.0, 16.0, 25.0];
     cfg.domain = Domain::Box { radius: 1.0 };
     snapshot(
@@ -141,9 +151,15 @@ fn golden_optim_dpagd_minibatch_mlp() {
     let model = Mlp::new(3, &[4], 3).unwrap();
     let w0 = model.init(&mut Seeds::new(14).stream(Stream::Init));
     for update in [Update::Sgd, Update::rmsprop(), Update::adagrad(), Update::adam()] {
-        let mut cfg =
-            MinibatchConfig::new(update, 15, 0.05, 1.0, 0.1, target()).unwrap().with_batch_size_b(10.0).unwrap();
-        cfg.w0 = Some(w0.clone());
+        let mut cfg = MinibatchConfig::new(
+            update,
+            15,
+            0.05,
+            1.0,
+            RunSettings::poisson(0.1, target()).unwrap().with_batch_size_b(10.0).unwrap(),
+        )
+        .unwrap();
+        cfg.settings.x0 = Some(w0.clone());
         let run = dp_minibatch(&d, &model, &cfg, Seeds::new(15), &mut NoTrace).unwrap();
         let name = format!("minibatch_mlp_{}", update.name().replace('-', "_"));
         snapshot(&name, run_summary(&run));
@@ -161,10 +177,15 @@ fn golden_optim_dp2() {
     let data = dpref::experiments::dp2::synthetic_task(200, 40, 5, 21).unwrap();
     let oracle = SparseGlm { loss: Loss::Logistic, data: &data };
     let cfg = |pre| {
-        Dp2Config::new(pre, 24, (4, 4), (0.5, 0.05), (0.5, 2.0), 0.05, target())
-            .unwrap()
-            .with_batch_size_b(10.0)
-            .unwrap()
+        Dp2Config::new(
+            pre,
+            24,
+            (4, 4),
+            (0.5, 0.05),
+            (0.5, 2.0),
+            RunSettings::poisson(0.05, target()).unwrap().with_batch_size_b(10.0).unwrap(),
+        )
+        .unwrap()
     };
     for (name, pre) in [
         ("dp2_rmsprop", Preconditioner::RmsProp { beta: 0.9 }),
@@ -188,7 +209,14 @@ fn golden_optim_dp2() {
 #[test]
 fn golden_optim_same_seed_same_bits() {
     let d = data();
-    let cfg = AdaptiveNoiseConfig::new(5, 30, 0.5, 1.0, 0.2, target()).unwrap().with_batch_size_b(40.0).unwrap();
+    let cfg = AdaptiveNoiseConfig::new(
+        5,
+        30,
+        0.5,
+        1.0,
+        RunSettings::poisson(0.2, target()).unwrap().with_batch_size_b(40.0).unwrap(),
+    )
+    .unwrap();
     let bits = |r: Run| r.x.iter().chain(&r.x_last).map(|v| v.to_bits()).collect::<Vec<u64>>();
     let a = AdaptiveMethod::Pagan.run(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();
     let b = AdaptiveMethod::Pagan.run(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();

@@ -23,6 +23,7 @@ use crate::error::Result;
 use crate::loss::Loss;
 use crate::model::{GradientOracle, SparseGlm};
 use crate::optim::Privacy;
+use crate::optim::RunSettings;
 use crate::optim::dp2::Preconditioner;
 use crate::optim::dp2::algorithm1::{Dp2Config, NoiseOrder, dp2};
 use crate::optim::dp2::extra_query::dp2_extra_query;
@@ -252,7 +253,13 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
             _ => None,
         };
         let run = if let Some(update) = update {
-            let cfg = MinibatchConfig::new(update, steps, h.lr_sgd, h.clip_sgd, q, target)?.with_batch_size_b(BATCH)?;
+            let cfg = MinibatchConfig::new(
+                update,
+                steps,
+                h.lr_sgd,
+                h.clip_sgd,
+                RunSettings::poisson(q, target)?.with_batch_size_b(BATCH)?,
+            )?;
             dp_minibatch_on(&oracle, &cfg, s, &mut rec)?
         } else {
             let pre =
@@ -263,10 +270,8 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
                 (h.delay, h.delay),
                 (h.lr_sgd, h.lr_adaptive),
                 (h.clip_sgd, h.clip_adaptive),
-                q,
-                target,
-            )?
-            .with_batch_size_b(BATCH)?;
+                RunSettings::poisson(q, target)?.with_batch_size_b(BATCH)?,
+            )?;
             if m == Method::Variant2 {
                 cfg.noise_order = NoiseOrder::NoiseFirst;
             }
