@@ -30,19 +30,17 @@ fn bench(c: &mut Criterion) {
     let privacy = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
     let dp2_cfg = Dp2Config::new(
         Preconditioner::RmsProp { beta: 0.9 },
-        STEPS,
         (50, 50),
         (1.0, 0.1),
         (0.5, 2.0),
-        RunSettings::poisson(q, privacy).unwrap().with_batch_size_b(64.0).unwrap(),
+        RunSettings::poisson(STEPS, q, privacy).unwrap().with_batch_size_b(64.0).unwrap(),
     )
     .unwrap();
     let sgd_cfg = MinibatchConfig::new(
         Update::Sgd,
-        STEPS,
         1.0,
         0.5,
-        RunSettings::poisson(q, privacy).unwrap().with_batch_size_b(64.0).unwrap(),
+        RunSettings::poisson(STEPS, q, privacy).unwrap().with_batch_size_b(64.0).unwrap(),
     )
     .unwrap();
     let run_dp2 = || dp2(&oracle, &dp2_cfg, Seeds::new(1), &mut NoTrace).expect("valid");

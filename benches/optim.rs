@@ -49,18 +49,16 @@ fn optim(c: &mut Criterion) {
     let q = BATCH as f64 / N as f64;
     let privacy = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
     let dp = DpSgdConfig::new(
-        steps,
         0.1,
         1.0,
-        RunSettings::poisson(q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap(),
+        RunSettings::poisson(steps, q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap(),
     )
     .unwrap();
     let pg = AdaptiveNoiseConfig::new(
         D,
-        steps,
         0.1,
         1.0,
-        RunSettings::poisson(q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap(),
+        RunSettings::poisson(steps, q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap(),
     )
     .unwrap();
     let dp_fast = DpSgdConfig { engine: GradientEngine::GlmFast, ..dp.clone() };

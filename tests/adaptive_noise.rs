@@ -55,10 +55,9 @@ fn prop_adaptive_noise_same_seed_gives_bit_identical_runs() {
         }
     }
     let sgd = DpSgdConfig::new(
-        15,
         0.1,
         1.0,
-        RunSettings::poisson(0.2, target).unwrap().with_batch_size_b(0.2 * 50.0).unwrap(),
+        RunSettings::poisson(15, 0.2, target).unwrap().with_batch_size_b(0.2 * 50.0).unwrap(),
     )
     .unwrap();
     let (mut t1, mut t2) = (Trace::default(), Trace::default());
@@ -108,7 +107,7 @@ fn prop_adaptive_noise_batches_do_not_depend_on_the_noise() {
         let mut trajectories = Vec::new();
         for z in [0.0, 1e-3, 2e-3] {
             let mut cfg =
-                AdaptiveNoiseConfig::new(n, steps, 0.5, 1.0, RunSettings::poisson(q, noise(z)).unwrap()).unwrap();
+                AdaptiveNoiseConfig::new(n, 0.5, 1.0, RunSettings::poisson(steps, q, noise(z)).unwrap()).unwrap();
             cfg.ellipsoid_c = vec![1.0; n];
             let (_, trace) = run(alg, &data, Loss::Linear, &cfg, 21);
             let decoded: Vec<Vec<usize>> =
@@ -118,7 +117,7 @@ fn prop_adaptive_noise_batches_do_not_depend_on_the_noise() {
         }
         assert_ne!(trajectories[1], trajectories[2], "{alg:?}: the noise did not change the run");
         let mut cfg =
-            AdaptiveNoiseConfig::new(n, steps, 0.5, 1.0, RunSettings::poisson(q, noise(0.0)).unwrap()).unwrap();
+            AdaptiveNoiseConfig::new(n, 0.5, 1.0, RunSettings::poisson(steps, q, noise(0.0)).unwrap()).unwrap();
         cfg.ellipsoid_c = vec![1.0; n];
         let (_, other) = run(alg, &data, Loss::Linear, &cfg, 22);
         let decoded: Vec<Vec<usize>> =
@@ -242,10 +241,9 @@ fn prop_adaptive_noise_iterates_stay_in_the_domain() {
             }
         }
         let mut sgd = DpSgdConfig::new(
-            60,
             1.0,
             1.0,
-            RunSettings::poisson(0.3, noise(8.0)).unwrap().with_batch_size_b(0.3 * 60.0).unwrap(),
+            RunSettings::poisson(60, 0.3, noise(8.0)).unwrap().with_batch_size_b(0.3 * 60.0).unwrap(),
         )
         .unwrap();
         sgd.domain = domain.clone();

@@ -122,9 +122,9 @@ fn assert_matches_reference(
         _ => unreachable!("the reference clamps to a box"),
     };
     let BatchSampler::Poisson { q } = cfg.settings.sampler else { unreachable!("Poisson") };
-    let want = reference(data, rule, cfg.step_scale_alpha, q, cfg.steps_t, seed, ellipsoid, radius);
+    let want = reference(data, rule, cfg.step_scale_alpha, q, cfg.settings.steps_t, seed, ellipsoid, radius);
     let (r, t) = run(alg, data, Loss::Absolute, cfg, seed);
-    let t_len = cfg.steps_t as usize;
+    let t_len = cfg.settings.steps_t as usize;
     assert_eq!(bits2(&t.iterates), bits2(&want[..t_len]), "{alg:?} {:?} {ellipsoid:?}", cfg.domain);
     assert_eq!(bits(&r.x_last), bits(&want[t_len]));
     // the default output: the average of x^0..x^{T−1}, summed in order
@@ -134,7 +134,7 @@ fn assert_matches_reference(
             *a += v;
         }
     }
-    let avg: Vec<f64> = avg.iter().map(|v| v / cfg.steps_t as f64).collect();
+    let avg: Vec<f64> = avg.iter().map(|v| v / cfg.settings.steps_t as f64).collect();
     assert_eq!(bits(&r.x), bits(&avg));
     assert_eq!((r.privacy.epsilon, r.events.len()), (None, 0), "a non-private run claims no privacy");
 }
@@ -182,7 +182,7 @@ fn assert_noiseless_matches_reference(alg: Alg, data_seed: u64, seed: u64) {
 fn prop_dp_sgd_without_noise_or_clipping_is_projected_sgd() {
     let data = regression(80, 4, 14);
     let (q, eta, steps, radius) = (0.25, 0.05, 40u64, 0.3);
-    let mut cfg = DpSgdConfig::new(steps, eta, f64::INFINITY, RunSettings::poisson(q, noise(0.0)).unwrap()).unwrap();
+    let mut cfg = DpSgdConfig::new(eta, f64::INFINITY, RunSettings::poisson(steps, q, noise(0.0)).unwrap()).unwrap();
     cfg.domain = Domain::Box { radius };
     let mut t = Trace::default();
     let r = dp_sgd(&data, Loss::Absolute, &cfg, Seeds::new(15), &mut t).unwrap();
@@ -276,7 +276,7 @@ fn prop_pasan_step_sizes_are_non_increasing() {
 
 fn template(cfg: &AdaptiveNoiseConfig) -> TemplateConfig {
     TemplateConfig {
-        steps_t: cfg.steps_t,
+        steps_t: cfg.settings.steps_t,
         sampler: cfg.settings.sampler,
         domain: cfg.domain.clone(),
         output: OutputPoint::AverageFromZero,

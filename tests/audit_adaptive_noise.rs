@@ -101,10 +101,9 @@ fn d3_pair() -> (Dataset, Dataset) {
 fn d3_config(z: f64, report_delta: Option<f64>) -> AdaptiveNoiseConfig {
     let mut cfg = AdaptiveNoiseConfig::new(
         3,
-        1,
         0.5,
         B3,
-        RunSettings::poisson(1.0, Privacy::NoiseMultiplier { sigma: z, report_delta }).unwrap(),
+        RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: z, report_delta }).unwrap(),
     )
     .unwrap();
     cfg.ellipsoid_c = C3.to_vec();
@@ -285,14 +284,13 @@ fn d4_algorithms(z: f64, report_delta: Option<f64>) -> [(&'static str, Algorithm
     let privacy = Privacy::NoiseMultiplier { sigma: z, report_delta };
     // n = 6 on both sides (the canary is replaced, not removed); b = q·6 declared public.
     let sgd =
-        DpSgdConfig::new(T4, 0.1, 1.0, RunSettings::poisson(Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap())
+        DpSgdConfig::new(0.1, 1.0, RunSettings::poisson(T4, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap())
             .unwrap();
     let mut pg = AdaptiveNoiseConfig::new(
         2,
-        T4,
         0.5,
         1.0,
-        RunSettings::poisson(Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap(),
+        RunSettings::poisson(T4, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap(),
     )
     .unwrap();
     pg.ellipsoid_c = vec![0.25, 4.0]; // canary projected to 2·e₀; noise std 2z on coordinate 0
@@ -383,10 +381,9 @@ fn audit_pagan_add_remove_normaliser_does_not_leak_the_dataset_size() {
     let d = 20;
     let mut cfg = AdaptiveNoiseConfig::new(
         d,
-        1,
         0.5,
         1.0,
-        RunSettings::poisson(1.0, Privacy::NoiseMultiplier { sigma: 20.0, report_delta: None }).unwrap(),
+        RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: 20.0, report_delta: None }).unwrap(),
     )
     .unwrap();
     cfg.settings.sampler = BatchSampler::Full;

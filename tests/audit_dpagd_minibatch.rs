@@ -66,10 +66,9 @@ fn model() -> Glm {
 fn config(update: Update, steps: u64, q: f64, clip: f64, sigma: f64, report_delta: Option<f64>) -> MinibatchConfig {
     MinibatchConfig::new(
         update,
-        steps,
         0.1,
         clip,
-        RunSettings::poisson(q, Privacy::NoiseMultiplier { sigma, report_delta })
+        RunSettings::poisson(steps, q, Privacy::NoiseMultiplier { sigma, report_delta })
             .unwrap()
             .with_batch_size_b(B)
             .unwrap(),

@@ -75,15 +75,15 @@ fn privacy_requests_are_validated_on_their_own() {
 #[test]
 fn constructors_accept_the_valid_settings() {
     let p = target(1.0, 1e-5);
-    RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, 0.1, 1.0, s)).unwrap();
-    RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 10, 0.1, 1.0, s)).unwrap();
-    RunSettings::poisson(0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, s)).unwrap();
+    RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(0.1, 1.0, s)).unwrap();
+    RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 0.1, 1.0, s)).unwrap();
+    RunSettings::poisson(10, 0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s)).unwrap();
     Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
-    RunSettings::poisson(0.1, p)
-        .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), s))
+    RunSettings::poisson(10, 0.1, p)
+        .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 1.0), s))
         .unwrap();
     // No clipping is allowed without a privacy claim (the non-private run of each algorithm).
-    RunSettings::poisson(1.0, sigma(0.0)).and_then(|s| DpSgdConfig::new(10, 0.1, INF, s)).unwrap();
+    RunSettings::poisson(10, 1.0, sigma(0.0)).and_then(|s| DpSgdConfig::new(0.1, INF, s)).unwrap();
     Algorithm1Config::new(Moments::Gd, 10, 0.1, INF, Privacy::StdOnMean { std: 0.0, report_delta: None }).unwrap();
 }
 
@@ -94,86 +94,86 @@ fn every_constructor_refuses_each_invalid_setting() {
     let cases: Vec<(&str, &'static str, &'static str)> = vec![
         (
             "dp-sgd T = 0",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(0, 0.1, 1.0, s))),
+            refused("", RunSettings::poisson(0, 0.1, p).and_then(|s| DpSgdConfig::new(0.1, 1.0, s))),
             "steps",
         ),
         (
             "dp-sgd eta = 0",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, 0.0, 1.0, s))),
+            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(0.0, 1.0, s))),
             "learning rate",
         ),
         (
             "dp-sgd eta NaN",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, NAN, 1.0, s))),
+            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(NAN, 1.0, s))),
             "learning rate",
         ),
         (
             "dp-sgd C = 0",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, 0.1, 0.0, s))),
+            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(0.1, 0.0, s))),
             "clip",
         ),
         (
             "dp-sgd C NaN",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, 0.1, NAN, s))),
+            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(0.1, NAN, s))),
             "clip",
         ),
         (
             "dp-sgd C = inf with a target",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| DpSgdConfig::new(10, 0.1, INF, s))),
+            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(0.1, INF, s))),
             "clip",
         ),
         (
             "dp-sgd q = 0",
-            refused("", RunSettings::poisson(0.0, p).and_then(|s| DpSgdConfig::new(10, 0.1, 1.0, s))),
+            refused("", RunSettings::poisson(10, 0.0, p).and_then(|s| DpSgdConfig::new(0.1, 1.0, s))),
             "q",
         ),
         (
             "dp-sgd q > 1",
-            refused("", RunSettings::poisson(1.5, p).and_then(|s| DpSgdConfig::new(10, 0.1, 1.0, s))),
+            refused("", RunSettings::poisson(10, 1.5, p).and_then(|s| DpSgdConfig::new(0.1, 1.0, s))),
             "q",
         ),
         (
             "dp-sgd q NaN",
-            refused("", RunSettings::poisson(NAN, p).and_then(|s| DpSgdConfig::new(10, 0.1, 1.0, s))),
+            refused("", RunSettings::poisson(10, NAN, p).and_then(|s| DpSgdConfig::new(0.1, 1.0, s))),
             "q",
         ),
         (
             "pasan alpha < 0",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 10, -1.0, 1.0, s))),
+            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, -1.0, 1.0, s))),
             "step scale alpha",
         ),
         (
             "pasan B = 0",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 10, 0.1, 0.0, s))),
+            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 0.1, 0.0, s))),
             "clip radius B",
         ),
         (
             "pasan B = inf with a target",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 10, 0.1, INF, s))),
+            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 0.1, INF, s))),
             "clip radius B",
         ),
         (
             "pasan C/B^2 underflows",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 10, 0.1, 1e200, s))),
+            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 0.1, 1e200, s))),
             "ellipsoid A = C/B^2 entry",
         ),
         (
             "minibatch T = 0",
-            refused("", RunSettings::poisson(0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 0, 0.1, 1.0, s))),
+            refused("", RunSettings::poisson(0, 0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s))),
             "steps",
         ),
         (
             "minibatch RMSProp alpha = 1",
             refused(
                 "",
-                RunSettings::poisson(0.1, p)
-                    .and_then(|s| MinibatchConfig::new(Update::RmsProp { alpha: 1.0, eps: 1e-8 }, 10, 0.1, 1.0, s)),
+                RunSettings::poisson(10, 0.1, p)
+                    .and_then(|s| MinibatchConfig::new(Update::RmsProp { alpha: 1.0, eps: 1e-8 }, 0.1, 1.0, s)),
             ),
             "alpha",
         ),
         (
             "minibatch q = 2",
-            refused("", RunSettings::poisson(2.0, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, s))),
+            refused("", RunSettings::poisson(10, 2.0, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s))),
             "q",
         ),
         ("dpagd T = 0", refused("", Algorithm1Config::new(Moments::Gd, 0, 0.1, 1.0, p)), "steps T"),
@@ -193,8 +193,8 @@ fn every_constructor_refuses_each_invalid_setting() {
             "dp2 s1 = 0",
             refused(
                 "",
-                RunSettings::poisson(0.1, p)
-                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (0, 2), (0.1, 0.1), (1.0, 1.0), s)),
+                RunSettings::poisson(10, 0.1, p)
+                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (0, 2), (0.1, 0.1), (1.0, 1.0), s)),
             ),
             "delay s1",
         ),
@@ -202,8 +202,8 @@ fn every_constructor_refuses_each_invalid_setting() {
             "dp2 s2 = 0",
             refused(
                 "",
-                RunSettings::poisson(0.1, p)
-                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 0), (0.1, 0.1), (1.0, 1.0), s)),
+                RunSettings::poisson(10, 0.1, p)
+                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 0), (0.1, 0.1), (1.0, 1.0), s)),
             ),
             "delay s2",
         ),
@@ -211,8 +211,8 @@ fn every_constructor_refuses_each_invalid_setting() {
             "dp2 alpha2 NaN",
             refused(
                 "",
-                RunSettings::poisson(0.1, p)
-                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, NAN), (1.0, 1.0), s)),
+                RunSettings::poisson(10, 0.1, p)
+                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, NAN), (1.0, 1.0), s)),
             ),
             "learning rate alpha2",
         ),
@@ -220,8 +220,8 @@ fn every_constructor_refuses_each_invalid_setting() {
             "dp2 C2 = 0",
             refused(
                 "",
-                RunSettings::poisson(0.1, p)
-                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 0.0), s)),
+                RunSettings::poisson(10, 0.1, p)
+                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 0.0), s)),
             ),
             "clip C2",
         ),
@@ -229,8 +229,8 @@ fn every_constructor_refuses_each_invalid_setting() {
             "dp2 C1 = inf with a target",
             refused(
                 "",
-                RunSettings::poisson(0.1, p)
-                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (INF, 1.0), s)),
+                RunSettings::poisson(10, 0.1, p)
+                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (INF, 1.0), s)),
             ),
             "clip",
         ),
@@ -238,8 +238,8 @@ fn every_constructor_refuses_each_invalid_setting() {
             "dp2 RMSProp beta = 1",
             refused(
                 "",
-                RunSettings::poisson(0.1, p).and_then(|s| {
-                    Dp2Config::new(Preconditioner::RmsProp { beta: 1.0 }, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), s)
+                RunSettings::poisson(10, 0.1, p).and_then(|s| {
+                    Dp2Config::new(Preconditioner::RmsProp { beta: 1.0 }, (2, 2), (0.1, 0.1), (1.0, 1.0), s)
                 }),
             ),
             "beta",
@@ -252,23 +252,23 @@ fn every_constructor_refuses_each_invalid_setting() {
     for (bad, name) in bad_privacy() {
         let what = format!("{bad:?}");
         assert_eq!(
-            refused(&what, RunSettings::poisson(0.1, bad).and_then(|s| DpSgdConfig::new(10, 0.1, 1.0, s))),
+            refused(&what, RunSettings::poisson(10, 0.1, bad).and_then(|s| DpSgdConfig::new(0.1, 1.0, s))),
             name
         );
         assert_eq!(
-            refused(&what, RunSettings::poisson(0.1, bad).and_then(|s| AdaptiveNoiseConfig::new(3, 10, 0.1, 1.0, s))),
+            refused(&what, RunSettings::poisson(10, 0.1, bad).and_then(|s| AdaptiveNoiseConfig::new(3, 0.1, 1.0, s))),
             name
         );
         assert_eq!(
             refused(
                 &what,
-                RunSettings::poisson(0.1, bad).and_then(|s| MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, s))
+                RunSettings::poisson(10, 0.1, bad).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s))
             ),
             name
         );
         assert_eq!(refused(&what, Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, bad)), name);
-        let dp2 = RunSettings::poisson(0.1, bad)
-            .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), s));
+        let dp2 = RunSettings::poisson(10, 0.1, bad)
+            .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 1.0), s));
         assert_eq!(refused(&what, dp2), name);
     }
 }
@@ -280,13 +280,13 @@ fn setters_check_their_values() {
     for b in [0.0, -3.0, NAN, INF] {
         let what = format!("b = {b}");
         // One setter for the normaliser of every private gradient run (the settings they share).
-        assert_eq!(refused(&what, RunSettings::poisson(0.1, p).unwrap().with_batch_size_b(b)), normaliser);
+        assert_eq!(refused(&what, RunSettings::poisson(10, 0.1, p).unwrap().with_batch_size_b(b)), normaliser);
     }
-    let ada = RunSettings::poisson(0.1, p).and_then(|s| AdaptiveNoiseConfig::new(2, 10, 0.1, 1.0, s)).unwrap();
+    let ada = RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(2, 0.1, 1.0, s)).unwrap();
     assert_eq!(refused("C entry 0", ada.clone().with_ellipsoid_c(vec![1.0, 0.0])), "ellipsoid C entry");
     assert_eq!(refused("C of length 3", ada.clone().with_ellipsoid_c(vec![1.0; 3])), "ellipsoid C");
     assert_eq!(ada.with_ellipsoid_c(vec![2.0, 0.5]).unwrap().ellipsoid_c, vec![2.0, 0.5]);
-    let mb = RunSettings::poisson(0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, s)).unwrap();
+    let mb = RunSettings::poisson(10, 0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s)).unwrap();
     assert_eq!(refused("decay 0", mb.clone().with_step_decay(0, 0.5)), "decay period");
     assert_eq!(refused("decay gamma 2", mb.clone().with_step_decay(5, 2.0)), "decay factor");
     assert_eq!(mb.with_step_decay(5, 0.5).unwrap().step_decay, Some((5, 0.5)));
@@ -295,8 +295,8 @@ fn setters_check_their_values() {
     let rms = Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 10, 0.1, 1.0, p).unwrap();
     assert_eq!(rms.with_nu_lambda(1e-6, 5.0).unwrap().lambda, 5.0);
     // Variant 2 clips both phases at C1: with C1 = inf it has no sensitivity bound for a target.
-    let unclipped_sgd = RunSettings::poisson(0.1, sigma(1.0))
-        .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (INF, 1.0), s));
+    let unclipped_sgd = RunSettings::poisson(10, 0.1, sigma(1.0))
+        .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (INF, 1.0), s));
     let unclipped_sgd = unclipped_sgd.unwrap();
     assert!(unclipped_sgd.clone().with_noise_order(NoiseOrder::NoiseFirst).is_ok());
     let mut targeted = unclipped_sgd;
@@ -326,15 +326,15 @@ fn samplers_are_validated_before_the_data() {
 fn a_run_checks_fields_set_after_construction() {
     let mut rng = Seeds::new(5).stream(dpref::rng::Stream::Data);
     let (data, _) = absolute_regression(50, 2, 0.1, &mut rng).unwrap();
-    let mut sgd = RunSettings::poisson(0.2, sigma(1.0)).and_then(|s| DpSgdConfig::new(5, 0.1, 1.0, s)).unwrap();
+    let mut sgd = RunSettings::poisson(5, 0.2, sigma(1.0)).and_then(|s| DpSgdConfig::new(0.1, 1.0, s)).unwrap();
     sgd.learning_rate_eta = NAN;
     assert_eq!(refused("eta NaN after new", sgd.run(&data, Loss::Absolute, Seeds::new(1))), "learning rate");
-    let mut sgd = RunSettings::poisson(0.2, sigma(1.0)).and_then(|s| DpSgdConfig::new(5, 0.1, 1.0, s)).unwrap();
+    let mut sgd = RunSettings::poisson(5, 0.2, sigma(1.0)).and_then(|s| DpSgdConfig::new(0.1, 1.0, s)).unwrap();
     sgd.settings.privacy = target(-1.0, 1e-5);
     assert_eq!(refused("epsilon < 0 after new", sgd.run(&data, Loss::Absolute, Seeds::new(1))), "epsilon");
     let model = Glm::new(Loss::Absolute, 2).unwrap();
     let mut mb =
-        RunSettings::poisson(0.2, sigma(1.0)).and_then(|s| MinibatchConfig::new(Update::Sgd, 5, 0.1, 1.0, s)).unwrap();
+        RunSettings::poisson(5, 0.2, sigma(1.0)).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s)).unwrap();
     mb.settings.batch_size_b = Some(0.0);
     assert_eq!(refused("b = 0 after new", mb.run(&data, &model, Seeds::new(1))), "batch size b (normaliser)");
     let mut gd = Algorithm1Config::new(Moments::Gd, 5, 0.1, 1.0, target(1.0, 1e-5)).unwrap();
@@ -349,10 +349,10 @@ fn a_std_on_the_mean_is_not_taken_for_a_multiplier() {
     let mut rng = Seeds::new(6).stream(dpref::rng::Stream::Data);
     let (data, _) = absolute_regression(40, 1, 0.1, &mut rng).unwrap();
     let std = Privacy::StdOnMean { std: 0.5, report_delta: Some(1e-5) };
-    let settings = RunSettings::poisson(0.5, std).unwrap().with_batch_size_b(20.0).unwrap();
-    let sgd = DpSgdConfig::new(3, 0.1, 1.0, settings.clone()).unwrap();
+    let settings = RunSettings::poisson(3, 0.5, std).unwrap().with_batch_size_b(20.0).unwrap();
+    let sgd = DpSgdConfig::new(0.1, 1.0, settings.clone()).unwrap();
     assert_eq!(refused("dp-sgd with a std", sgd.run(&data, Loss::Absolute, Seeds::new(2))), "privacy");
-    let mb = MinibatchConfig::new(Update::Sgd, 3, 0.1, 1.0, settings).unwrap();
+    let mb = MinibatchConfig::new(Update::Sgd, 0.1, 1.0, settings).unwrap();
     let model = Glm::new(Loss::Absolute, 1).unwrap();
     assert_eq!(refused("minibatch with a std", mb.run(&data, &model, Seeds::new(2))), "privacy");
     // DPAGD Algorithm 1 is stated with the std: both forms are accepted, and s on the mean is

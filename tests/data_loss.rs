@@ -280,10 +280,9 @@ fn prop_loss_parse_and_check_labels() {
     // the algorithms call it before drawing anything
     let cfg = AdaptiveNoiseConfig::new(
         1,
-        1,
         1.0,
         1.0,
-        RunSettings::poisson(1.0, Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None }).unwrap(),
+        RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None }).unwrap(),
     )
     .unwrap();
     let r = AdaptiveMethod::Pagan.run(&regression, Loss::Logistic, &cfg, Seeds::new(0), &mut NoTrace);
@@ -459,9 +458,9 @@ fn prop_with_replacement_sampling_is_refused_for_privacy_claims() {
     let asks = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: Some(1e-5) };
     let no_claim = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
     for privacy in [target, asks, no_claim] {
-        let mut cfg = AdaptiveNoiseConfig::new(2, 3, 0.5, 1.0, RunSettings::poisson(0.5, privacy).unwrap()).unwrap();
+        let mut cfg = AdaptiveNoiseConfig::new(2, 0.5, 1.0, RunSettings::poisson(3, 0.5, privacy).unwrap()).unwrap();
         cfg.settings.sampler = wr;
-        let mut sgd = DpSgdConfig::new(3, 0.1, 1.0, RunSettings::poisson(0.5, privacy).unwrap()).unwrap();
+        let mut sgd = DpSgdConfig::new(0.1, 1.0, RunSettings::poisson(3, 0.5, privacy).unwrap()).unwrap();
         sgd.settings.sampler = wr;
         let runs = [
             AdaptiveMethod::Pasan.run(&data, Loss::Squared, &cfg, Seeds::new(1), &mut NoTrace),

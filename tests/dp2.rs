@@ -38,11 +38,10 @@ fn sigma(s: f64) -> Privacy {
 fn config(pre: Preconditioner, t: u64, s1: u64, s2: u64, privacy: Privacy) -> Dp2Config {
     Dp2Config::new(
         pre,
-        t,
         (s1, s2),
         (0.5, 0.05),
         (1.0, 3.0),
-        RunSettings::poisson(0.1, privacy).unwrap().with_batch_size_b(20.0).unwrap(),
+        RunSettings::poisson(t, 0.1, privacy).unwrap().with_batch_size_b(20.0).unwrap(),
     )
     .unwrap()
 }
@@ -250,11 +249,10 @@ fn p8_noise_calibration_per_phase() {
         for (k, order) in [NoiseOrder::PreconditionFirst, NoiseOrder::NoiseFirst].into_iter().enumerate() {
             let mut cfg = Dp2Config::new(
                 RMS,
-                20,
                 (5, 5),
                 (0.1, 0.1),
                 (c1, c2),
-                RunSettings::poisson(1.0, sigma(sig)).unwrap().with_batch_size_b(b).unwrap(),
+                RunSettings::poisson(20, 1.0, sigma(sig)).unwrap().with_batch_size_b(b).unwrap(),
             )
             .unwrap();
             cfg.settings.sampler = BatchSampler::Full;
@@ -303,11 +301,10 @@ fn p9_averaged_pseudo_gradient_has_variance_sigma2_c2_over_s_b2() {
     for r in 0..300u64 {
         let mut cfg = Dp2Config::new(
             RMS,
-            s1 + 1,
             (s1, 1),
             (1e-3, 1e-3),
             (c1, 10.0),
-            RunSettings::poisson(1.0, sigma(sig)).unwrap().with_batch_size_b(b).unwrap(),
+            RunSettings::poisson(s1 + 1, 1.0, sigma(sig)).unwrap().with_batch_size_b(b).unwrap(),
         )
         .unwrap();
         cfg.settings.sampler = BatchSampler::Full;
@@ -387,11 +384,10 @@ fn p10_p11_limits_and_degenerate_delays() {
     for (s1, s2) in [(3u64, 2u64), (1, 4)] {
         let mut cfg = Dp2Config::new(
             RMS,
-            17,
             (s1, s2),
             (0.5, 0.02),
             (f64::INFINITY, f64::INFINITY),
-            RunSettings::poisson(1.0, sigma(0.0)).unwrap().with_batch_size_b(40.0).unwrap(),
+            RunSettings::poisson(17, 1.0, sigma(0.0)).unwrap().with_batch_size_b(40.0).unwrap(),
         )
         .unwrap();
         cfg.settings.sampler = BatchSampler::Full;
@@ -406,20 +402,18 @@ fn p10_p11_limits_and_degenerate_delays() {
     let oracle = SparseGlm { loss: Loss::Logistic, data: &data };
     let cfg = Dp2Config::new(
         RMS,
-        25,
         (25, 3),
         (0.3, 0.01),
         (1.0, 2.0),
-        RunSettings::poisson(0.2, sigma(1.1)).unwrap().with_batch_size_b(8.0).unwrap(),
+        RunSettings::poisson(25, 0.2, sigma(1.1)).unwrap().with_batch_size_b(8.0).unwrap(),
     )
     .unwrap();
     let a = dp2(&oracle, &cfg, Seeds::new(3), &mut NoTrace).unwrap();
     let sgd = MinibatchConfig::new(
         Update::Sgd,
-        25,
         0.3,
         1.0,
-        RunSettings::poisson(0.2, sigma(1.1)).unwrap().with_batch_size_b(8.0).unwrap(),
+        RunSettings::poisson(25, 0.2, sigma(1.1)).unwrap().with_batch_size_b(8.0).unwrap(),
     )
     .unwrap();
     let b = dp_minibatch_on(&oracle, &sgd, Seeds::new(3), &mut NoTrace).unwrap();
@@ -440,11 +434,10 @@ fn p12_closed_form_linear_trajectory() {
     for pre in [RMS, Preconditioner::AdaGrad] {
         let mut cfg = Dp2Config::new(
             pre,
-            t_steps,
             (s1, s2),
             (a1, a2),
             (f64::INFINITY, f64::INFINITY),
-            RunSettings::poisson(1.0, sigma(0.0)).unwrap().with_batch_size_b(5.0).unwrap(),
+            RunSettings::poisson(t_steps, 1.0, sigma(0.0)).unwrap().with_batch_size_b(5.0).unwrap(),
         )
         .unwrap();
         cfg.settings.sampler = BatchSampler::Full;
@@ -507,11 +500,10 @@ fn p14_privacy_cost_is_dp_sgd_s_and_variant1_pays_more() {
     ] {
         let mut cfg = Dp2Config::new(
             pre,
-            t,
             (s1, s2),
             lr,
             clips,
-            RunSettings::poisson(q, sigma(sig)).unwrap().with_batch_size_b(20.0).unwrap(),
+            RunSettings::poisson(t, q, sigma(sig)).unwrap().with_batch_size_b(20.0).unwrap(),
         )
         .unwrap();
         cfg.noise_order = order;
@@ -520,11 +512,10 @@ fn p14_privacy_cost_is_dp_sgd_s_and_variant1_pays_more() {
     }
     let cfg = Dp2Config::new(
         RMS,
-        t,
         (4, 4),
         (0.1, 0.1),
         (1.0, 1.0),
-        RunSettings::poisson(q, sigma(sig)).unwrap().with_batch_size_b(20.0).unwrap(),
+        RunSettings::poisson(t, q, sigma(sig)).unwrap().with_batch_size_b(20.0).unwrap(),
     )
     .unwrap();
     let v1 = dp2_extra_query(&oracle, &cfg, Seeds::new(1), &mut NoTrace).unwrap().privacy.epsilon.unwrap();
@@ -602,11 +593,10 @@ fn p16_canary_audit_of_dp2_rmsprop() {
     let (c1, c2, sig, delta) = (0.25, 3.0, 1.5, 1e-5);
     let mut cfg = Dp2Config::new(
         RMS,
-        2,
         (1, 1),
         (0.1, 0.1),
         (c1, c2),
-        RunSettings::poisson(1.0, sigma(sig)).unwrap().with_batch_size_b(9.0).unwrap(),
+        RunSettings::poisson(2, 1.0, sigma(sig)).unwrap().with_batch_size_b(9.0).unwrap(),
     )
     .unwrap();
     cfg.settings.sampler = BatchSampler::Full;
@@ -687,11 +677,10 @@ fn p18_expected_noise_d_norm() {
     for r in 0..150u64 {
         let mut cfg = Dp2Config::new(
             RMS,
-            24,
             (4, 4),
             (0.1, 0.1),
             (c1, c2),
-            RunSettings::poisson(1.0, sigma(sig)).unwrap().with_batch_size_b(b).unwrap(),
+            RunSettings::poisson(24, 1.0, sigma(sig)).unwrap().with_batch_size_b(b).unwrap(),
         )
         .unwrap();
         cfg.settings.sampler = BatchSampler::Full;

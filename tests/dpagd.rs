@@ -496,10 +496,9 @@ fn prop_minibatch_adam_without_noise_is_torch_adam() {
     let model = SeparableNonConvex { dim: p };
     let cfg = MinibatchConfig::new(
         Update::adam(),
-        15,
         0.01,
         f64::INFINITY,
-        RunSettings::poisson(1.0, Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None })
+        RunSettings::poisson(15, 1.0, Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None })
             .unwrap()
             .with_batch_size_b(n as f64)
             .unwrap(),
@@ -554,7 +553,7 @@ fn prop_minibatch_events_and_normaliser() {
     let model = SeparableNonConvex { dim: p };
     let target = Privacy::Target { epsilon: 1.0, delta: 1e-5 };
     let cfg =
-        MinibatchConfig::new(Update::rmsprop(), 50, 0.01, 1.0, RunSettings::poisson(0.1, target).unwrap()).unwrap();
+        MinibatchConfig::new(Update::rmsprop(), 0.01, 1.0, RunSettings::poisson(50, 0.1, target).unwrap()).unwrap();
     assert!(matches!(
         dp_minibatch(&data, &model, &cfg, Seeds::new(0), &mut NoTrace),
         Err(dpref::Error::Unsupported { .. })

@@ -38,7 +38,7 @@ fn target() -> Privacy {
 #[test]
 fn golden_optim_dp_sgd() {
     let mut cfg =
-        DpSgdConfig::new(20, 0.2, 1.0, RunSettings::poisson(0.1, target()).unwrap().with_batch_size_b(20.0).unwrap())
+        DpSgdConfig::new(0.2, 1.0, RunSettings::poisson(20, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap())
             .unwrap();
     cfg.domain = Domain::Box { radius: 1.0 };
     snapshot("dp_sgd", run_summary(&dp_sgd(&data(), Loss::Absolute, &cfg, Seeds::new(1), &mut NoTrace).unwrap()));
@@ -49,10 +49,9 @@ fn golden_optim_pasan_and_pagan() {
     let d = data();
     let mut cfg = AdaptiveNoiseConfig::new(
         5,
-        20,
         0.5,
         1.5,
-        RunSettings::poisson(0.1, target()).unwrap().with_batch_size_b(20.0).unwrap(),
+        RunSettings::poisson(20, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap(),
     )
     .unwrap();
     cfg.ellipsoid_c = vec![1.0, 4.0, 9.0, 16.0, 25.0];
@@ -153,10 +152,9 @@ fn golden_optim_dpagd_minibatch_mlp() {
     for update in [Update::Sgd, Update::rmsprop(), Update::adagrad(), Update::adam()] {
         let mut cfg = MinibatchConfig::new(
             update,
-            15,
             0.05,
             1.0,
-            RunSettings::poisson(0.1, target()).unwrap().with_batch_size_b(10.0).unwrap(),
+            RunSettings::poisson(15, 0.1, target()).unwrap().with_batch_size_b(10.0).unwrap(),
         )
         .unwrap();
         cfg.settings.x0 = Some(w0.clone());
@@ -179,11 +177,10 @@ fn golden_optim_dp2() {
     let cfg = |pre| {
         Dp2Config::new(
             pre,
-            24,
             (4, 4),
             (0.5, 0.05),
             (0.5, 2.0),
-            RunSettings::poisson(0.05, target()).unwrap().with_batch_size_b(10.0).unwrap(),
+            RunSettings::poisson(24, 0.05, target()).unwrap().with_batch_size_b(10.0).unwrap(),
         )
         .unwrap()
     };
@@ -211,10 +208,9 @@ fn golden_optim_same_seed_same_bits() {
     let d = data();
     let cfg = AdaptiveNoiseConfig::new(
         5,
-        30,
         0.5,
         1.0,
-        RunSettings::poisson(0.2, target()).unwrap().with_batch_size_b(40.0).unwrap(),
+        RunSettings::poisson(30, 0.2, target()).unwrap().with_batch_size_b(40.0).unwrap(),
     )
     .unwrap();
     let bits = |r: Run| r.x.iter().chain(&r.x_last).map(|v| v.to_bits()).collect::<Vec<u64>>();

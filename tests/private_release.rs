@@ -71,17 +71,16 @@ fn every_private_algorithm_records_one_event_per_noisy_release() {
     let d = data();
     let mut seen = Counter::default();
     let cfg =
-        DpSgdConfig::new(T, 0.1, 1.0, RunSettings::poisson(0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap())
+        DpSgdConfig::new(0.1, 1.0, RunSettings::poisson(T, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap())
             .unwrap();
     let run = dp_sgd(&d, Loss::Absolute, &cfg, Seeds::new(1), &mut seen).unwrap();
     assert_one_release_per_step("dp-sgd", &run, &seen);
 
     let cfg = AdaptiveNoiseConfig::new(
         4,
-        T,
         0.5,
         1.0,
-        RunSettings::poisson(0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap(),
+        RunSettings::poisson(T, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap(),
     )
     .unwrap();
     for (name, method) in [("pasan", AdaptiveMethod::Pasan), ("pagan", AdaptiveMethod::Pagan)] {
@@ -93,10 +92,9 @@ fn every_private_algorithm_records_one_event_per_noisy_release() {
     let mut seen = Counter::default();
     let cfg = MinibatchConfig::new(
         Update::adam(),
-        T,
         0.05,
         1.0,
-        RunSettings::poisson(0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap(),
+        RunSettings::poisson(T, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap(),
     )
     .unwrap();
     let run = dp_minibatch(&d, &Glm { loss: Loss::Absolute, dim: 4 }, &cfg, Seeds::new(3), &mut seen).unwrap();
@@ -114,11 +112,10 @@ fn every_private_algorithm_records_one_event_per_noisy_release() {
     let oracle = SparseGlm { loss: Loss::Logistic, data: &task };
     let cfg = Dp2Config::new(
         Preconditioner::RmsProp { beta: 0.9 },
-        T,
         (3, 3),
         (0.5, 0.05),
         (0.5, 2.0),
-        RunSettings::poisson(0.1, sigma(1.5)).unwrap().with_batch_size_b(10.0).unwrap(),
+        RunSettings::poisson(T, 0.1, sigma(1.5)).unwrap().with_batch_size_b(10.0).unwrap(),
     )
     .unwrap();
     let mut seen = Counter::default();
@@ -137,11 +134,10 @@ fn extra_query_releases_are_counted_and_jointly_accounted() {
     let s = 4;
     let cfg = Dp2Config::new(
         Preconditioner::RmsProp { beta: 0.9 },
-        T,
         (s, 1),
         (0.5, 0.05),
         (0.5, 2.0),
-        RunSettings::poisson(0.1, sigma(1.5)).unwrap().with_batch_size_b(10.0).unwrap(),
+        RunSettings::poisson(T, 0.1, sigma(1.5)).unwrap().with_batch_size_b(10.0).unwrap(),
     )
     .unwrap();
     let mut seen = Counter::default();
@@ -294,7 +290,7 @@ fn a_run_is_reported_by_either_accountant() {
     use dpref::accounting::PldAccountant;
     let d = data();
     let cfg =
-        DpSgdConfig::new(T, 0.1, 1.0, RunSettings::poisson(0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap())
+        DpSgdConfig::new(0.1, 1.0, RunSettings::poisson(T, 0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap())
             .unwrap();
     let run = dp_sgd(&d, Loss::Absolute, &cfg, Seeds::new(1), &mut Counter::default()).unwrap();
     let rdp = run.epsilon_with(&mut dpref::accounting::RdpAccountant::new(Neighbouring::AddRemove), 1e-5).unwrap();
@@ -304,10 +300,9 @@ fn a_run_is_reported_by_either_accountant() {
     let err = run.epsilon_with(&mut PldAccountant::new(Neighbouring::ReplaceOne), 1e-5).unwrap_err().to_string();
     assert!(err.contains("add/remove") || err.contains("add-remove"), "{err}");
     let silent = DpSgdConfig::new(
-        T,
         0.1,
         f64::INFINITY,
-        RunSettings::poisson(0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap(),
+        RunSettings::poisson(T, 0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap(),
     )
     .unwrap();
     let run = dp_sgd(&d, Loss::Absolute, &silent, Seeds::new(1), &mut Counter::default()).unwrap();

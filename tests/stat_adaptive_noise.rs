@@ -48,10 +48,9 @@ fn released(
 ) -> Vec<Vec<f64>> {
     let mut cfg = AdaptiveNoiseConfig::new(
         4,
-        steps,
         0.5,
         B,
-        RunSettings::poisson(0.5, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap(),
+        RunSettings::poisson(steps, 0.5, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap(),
     )
     .unwrap();
     cfg.ellipsoid_c = C.to_vec();

@@ -110,10 +110,9 @@ fn check(adagrad: bool) -> Check {
     let alpha = if adagrad { diam.diam_inf } else { diam.diam_2 };
     let mut cfg = AdaptiveNoiseConfig::new(
         d,
-        t,
         alpha,
         b,
-        RunSettings::poisson(q, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap(),
+        RunSettings::poisson(t, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap(),
     )
     .unwrap();
     cfg.ellipsoid_c = c.clone();

@@ -56,11 +56,10 @@ fn stat_dp2_theorem3_holds_with_large_slack() {
                 let noise = if broken { sigma * c * n as f64 } else { sigma * c };
                 let mut cfg = Dp2Config::new(
                     Preconditioner::RmsProp { beta: 0.9 },
-                    t_steps,
                     (s, s),
                     (alpha, alpha),
                     (f64::INFINITY, f64::INFINITY),
-                    RunSettings::poisson(1.0, Privacy::NoiseMultiplier { sigma: noise, report_delta: None })
+                    RunSettings::poisson(t_steps, 1.0, Privacy::NoiseMultiplier { sigma: noise, report_delta: None })
                         .unwrap()
                         .with_batch_size_b(n as f64)
                         .unwrap(),

@@ -134,10 +134,9 @@ fn run_once(
     let run = match m {
         Method::DpSgd => {
             let mut cfg = DpSgdConfig::new(
-                s.steps,
                 alpha,
                 1.0,
-                RunSettings::poisson(q, privacy)?.with_batch_size_b(BATCH as f64)?,
+                RunSettings::poisson(s.steps, q, privacy)?.with_batch_size_b(BATCH as f64)?,
             )?;
             cfg.domain = Domain::Box { radius: 1.0 };
             dp_sgd(s.data, Loss::Absolute, &cfg, seed, &mut rec)?
@@ -150,10 +149,9 @@ fn run_once(
             };
             let mut cfg = AdaptiveNoiseConfig::new(
                 D,
-                s.steps,
                 alpha,
                 b,
-                RunSettings::poisson(q, privacy)?.with_batch_size_b(BATCH as f64)?,
+                RunSettings::poisson(s.steps, q, privacy)?.with_batch_size_b(BATCH as f64)?,
             )?;
             cfg.domain = Domain::Box { radius: 1.0 };
             if adapted {

@@ -255,10 +255,9 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         let run = if let Some(update) = update {
             let cfg = MinibatchConfig::new(
                 update,
-                steps,
                 h.lr_sgd,
                 h.clip_sgd,
-                RunSettings::poisson(q, target)?.with_batch_size_b(BATCH)?,
+                RunSettings::poisson(steps, q, target)?.with_batch_size_b(BATCH)?,
             )?;
             dp_minibatch_on(&oracle, &cfg, s, &mut rec)?
         } else {
@@ -266,11 +265,10 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
                 if m == Method::Dp2AdaGrad { Preconditioner::AdaGrad } else { Preconditioner::RmsProp { beta: 0.9 } };
             let mut cfg = Dp2Config::new(
                 pre,
-                steps,
                 (h.delay, h.delay),
                 (h.lr_sgd, h.lr_adaptive),
                 (h.clip_sgd, h.clip_adaptive),
-                RunSettings::poisson(q, target)?.with_batch_size_b(BATCH)?,
+                RunSettings::poisson(steps, q, target)?.with_batch_size_b(BATCH)?,
             )?;
             if m == Method::Variant2 {
                 cfg.noise_order = NoiseOrder::NoiseFirst;

@@ -136,10 +136,10 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         let w0 = model.init(&mut s.stream(Stream::Init));
         let mut cfg = MinibatchConfig::new(
             m,
-            steps,
             lr,
             1.0,
-            RunSettings::poisson(q, Privacy::Target { epsilon: eps, delta: DELTA })?.with_batch_size_b(BATCH as f64)?,
+            RunSettings::poisson(steps, q, Privacy::Target { epsilon: eps, delta: DELTA })?
+                .with_batch_size_b(BATCH as f64)?,
         )?;
         cfg.step_decay = Some((decay_every, 0.1));
         cfg.settings.x0 = Some(w0);

@@ -32,14 +32,12 @@ use serde::Serialize;
 /// DP-SGD settings; field names end in the paper's symbols.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DpSgdConfig {
-    /// T: number of steps.
-    pub steps_t: u64,
     /// η: learning rate.
     pub learning_rate_eta: f64,
     /// C: per-example l2 clipping radius (∞: no clipping, allowed only with a noise multiplier
     /// and then without a privacy claim).
     pub clip_c: f64,
-    /// Sampler (Poisson by default), σ or the (ε, δ) it is calibrated to, the neighbouring
+    /// T, the sampler (Poisson by default), σ or the (ε, δ) it is calibrated to, the neighbouring
     /// relation, the normaliser b and x^0 (default: 0 projected onto X).
     #[serde(flatten)]
     pub settings: RunSettings,
@@ -52,15 +50,14 @@ pub struct DpSgdConfig {
 }
 
 impl DpSgdConfig {
-    /// DP-SGD with `settings` ([`RunSettings::poisson`]: Poisson sampling at rate q, add/remove),
-    /// unconstrained, average from 0.
+    /// DP-SGD with `settings` ([`RunSettings::poisson`]: T steps, Poisson sampling at rate q,
+    /// add/remove), unconstrained, average from 0.
     ///
     /// # Errors
     /// `InvalidParameter` for T = 0, η ≤ 0, C ≤ 0 or NaN, invalid settings, or C = ∞ with a
     /// privacy target (as [`DpSgdConfig::validate_settings`]).
-    pub fn new(steps_t: u64, learning_rate_eta: f64, clip_c: f64, settings: RunSettings) -> Result<Self> {
+    pub fn new(learning_rate_eta: f64, clip_c: f64, settings: RunSettings) -> Result<Self> {
         let config = DpSgdConfig {
-            steps_t,
             learning_rate_eta,
             clip_c,
             settings,
@@ -86,7 +83,6 @@ impl DpSgdConfig {
     /// # Errors
     /// `InvalidParameter` naming the first invalid setting.
     pub fn validate_settings(&self) -> Result<()> {
-        check::count("steps", self.steps_t)?;
         check::positive("learning rate", self.learning_rate_eta)?;
         self.settings.validate_with_clip("clip", self.clip_c)
     }
@@ -113,10 +109,10 @@ pub fn dp_sgd(
     config.validate(data)?;
     loss.check_labels(data)?;
     let (n, d) = (data.n(), data.d());
-    let T = config.steps_t;
+    let T = config.settings.steps_t;
     let C = config.clip_c;
     let bound = if C.is_infinite() { GradientBound::None } else { GradientBound::L2 { clip: C } };
-    let release = PrivateRelease::new(config.settings.release_plan(n, T, C.is_finite()), seeds)?;
+    let release = PrivateRelease::new(config.settings.release_plan(n, C.is_finite()), seeds)?;
     let mut step = PrivateGradientStep::new(release, config.engine, bound, NoiseShape::Isotropic { clip: C }, d);
     let mut avg = Averager::new(d);
     // Alg. 1, line 1: initialise x^0

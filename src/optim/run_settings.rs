@@ -3,10 +3,10 @@
 //! ([`super::DpSgdConfig`], [`super::AdaptiveNoiseConfig`], [`super::MinibatchConfig`],
 //! [`super::Dp2Config`], [`super::l1::NoisyMirrorDescentConfig`]).
 //!
-//! What is shared, and why these fields only: the batch sampler, the privacy request, the
-//! neighbouring relation of the claim and the declared public normaliser b are exactly what the
-//! run's [`PrivateRelease`](super::PrivateRelease) needs besides the data size and the clip (they
-//! become its [`ReleasePlan`]); the start point x⁰ is the other setting every such run has. What
+//! What is shared, and why these fields only: the number of steps T, the batch sampler, the
+//! privacy request, the neighbouring relation of the claim and the declared public normaliser b
+//! are exactly what the run's [`PrivateRelease`](super::PrivateRelease) needs besides the data
+//! size and the clip (they become its [`ReleasePlan`]); the start point x⁰ is the other setting every such run has. What
 //! differs between the algorithms stays in each configuration: the clip (one C, an ellipsoid
 //! radius B, two phase clips, or a bound derived from L), the returned point (an average by
 //! default for DP-SGD and \[ADFJT\], the last iterate for the minibatch optimisers and DP²), the
@@ -27,6 +27,8 @@ use serde::Serialize;
 /// The settings every private minibatch gradient run shares (see the module doc).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSettings {
+    /// T ≥ 1: the number of steps, each one batch and one noisy release.
+    pub steps_t: u64,
     /// How batches are drawn.
     pub sampler: BatchSampler,
     /// The noise multiplier σ, or the (ε, δ) it is calibrated to.
@@ -42,24 +44,33 @@ pub struct RunSettings {
 }
 
 impl RunSettings {
-    /// Batches drawn by `sampler`, noise by `privacy`, a claim under `neighbouring`; b from the
-    /// sampler, the algorithm's default start.
+    /// T steps with batches drawn by `sampler`, noise by `privacy`, a claim under
+    /// `neighbouring`; b from the sampler, the algorithm's default start.
     ///
     /// # Errors
-    /// `InvalidParameter` for an invalid sampler (q ∉ (0, 1], a batch size of 0) or privacy
-    /// request (as [`RunSettings::validate`]).
-    pub fn new(sampler: BatchSampler, privacy: Privacy, neighbouring: Neighbouring) -> Result<Self> {
-        let settings = RunSettings { sampler, privacy, neighbouring, batch_size_b: None, x0: None };
+    /// `InvalidParameter` for T = 0, an invalid sampler (q ∉ (0, 1], a batch size of 0) or
+    /// privacy request (as [`RunSettings::validate`]).
+    pub fn new(steps_t: u64, sampler: BatchSampler, privacy: Privacy, neighbouring: Neighbouring) -> Result<Self> {
+        let settings = RunSettings { steps_t, sampler, privacy, neighbouring, batch_size_b: None, x0: None };
         settings.validate()?;
         Ok(settings)
     }
 
-    /// Poisson sampling with rate q under add/remove neighbours (DP-SGD's setting).
+    /// T steps of Poisson sampling with rate q under add/remove neighbours (DP-SGD's setting).
     ///
     /// # Errors
     /// As [`RunSettings::new`].
-    pub fn poisson(q: f64, privacy: Privacy) -> Result<Self> {
-        RunSettings::new(BatchSampler::Poisson { q }, privacy, Neighbouring::AddRemove)
+    pub fn poisson(steps_t: u64, q: f64, privacy: Privacy) -> Result<Self> {
+        RunSettings::new(steps_t, BatchSampler::Poisson { q }, privacy, Neighbouring::AddRemove)
+    }
+
+    /// T steps of b records drawn without replacement under replace-one neighbours (\[AFKT\]'s
+    /// setting).
+    ///
+    /// # Errors
+    /// As [`RunSettings::new`].
+    pub fn without_replacement(steps_t: u64, batch_size: usize, privacy: Privacy) -> Result<Self> {
+        RunSettings::new(steps_t, BatchSampler::WithoutReplacement { batch_size }, privacy, Neighbouring::ReplaceOne)
     }
 
     /// Declares the public normaliser b > 0 of the noisy sum (see the field `batch_size_b`).
@@ -87,12 +98,13 @@ impl RunSettings {
         self
     }
 
-    /// Checks every setting that does not need the data: the sampler's own numbers, the privacy
-    /// request, a declared normaliser b > 0 and finite, a finite x⁰.
+    /// Checks every setting that does not need the data: T ≥ 1, the sampler's own numbers, the
+    /// privacy request, a declared normaliser b > 0 and finite, a finite x⁰.
     ///
     /// # Errors
     /// `InvalidParameter` naming the first invalid setting.
     pub fn validate(&self) -> Result<()> {
+        check::count("steps T", self.steps_t)?;
         self.sampler.validate_settings()?;
         self.privacy.validate()?;
         if let Some(b) = self.batch_size_b {
@@ -136,13 +148,13 @@ impl RunSettings {
         Ok(())
     }
 
-    /// The [`ReleasePlan`] of T steps on n records, each adding noise σ·`clip` to a sum of terms
-    /// bounded by `clip` (`clipped`: whether that bound is finite, i.e. a privacy claim is made).
-    pub(crate) fn release_plan(&self, n: usize, steps: u64, clipped: bool) -> ReleasePlan {
+    /// The [`ReleasePlan`] of the T steps on n records, each adding noise σ·C to a sum of terms
+    /// bounded by a clip C (`clipped`: whether C is finite, i.e. a privacy claim is made).
+    pub(crate) fn release_plan(&self, n: usize, clipped: bool) -> ReleasePlan {
         ReleasePlan {
             sampler: self.sampler,
             n,
-            steps,
+            steps: self.steps_t,
             privacy: self.privacy,
             neighbouring: self.neighbouring,
             batch_size_b: self.batch_size_b,

@@ -52,7 +52,7 @@ pub fn regression(n: usize, d: usize, seed: u64) -> Dataset {
 
 /// A config with a non-isotropic ellipsoid `C`, clip radius B, Poisson rate q, step scale α.
 pub fn config(d: usize, steps: u64, b: f64, q: f64, privacy: Privacy) -> AdaptiveNoiseConfig {
-    let mut cfg = AdaptiveNoiseConfig::new(d, steps, 0.5, b, RunSettings::poisson(q, privacy).unwrap()).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(d, 0.5, b, RunSettings::poisson(steps, q, privacy).unwrap()).unwrap();
     cfg.ellipsoid_c = (0..d).map(|j| ((j + 1) as f64).powf(2.0)).collect();
     cfg
 }

@@ -133,10 +133,10 @@ fn run_method(m: usize, eta: f64, s: usize, data: &SparseDataset, dense: &Datase
             let b = (n as f64).sqrt().round() as usize;
             let steps = DPSGD_EPOCHS * (n / b) as u64;
             let mut cfg = DpSgdConfig::new(
-                steps,
                 eta,
                 GRADIENT_BOUND,
                 RunSettings::new(
+                    steps,
                     BatchSampler::WithoutReplacement { batch_size: b },
                     Privacy::Target { epsilon: EPSILON_E4, delta: DELTA_E4 },
                     Neighbouring::ReplaceOne,

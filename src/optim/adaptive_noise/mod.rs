@@ -37,8 +37,6 @@ use serde::Serialize;
 /// Settings of PASAN and PAGAN; field names end in the paper's symbols.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AdaptiveNoiseConfig {
-    /// T: number of steps.
-    pub steps_t: u64,
     /// α: step scale (theory: D₂ for PASAN, D∞ for PAGAN).
     pub step_scale_alpha: f64,
     /// diag(C) ≻ 0: the ellipsoid shape, `A = C/B²`.
@@ -47,7 +45,7 @@ pub struct AdaptiveNoiseConfig {
     pub clip_radius_b: f64,
     /// Radial (default) or Euclidean projection onto the ellipsoid.
     pub projection: EllipsoidProjection,
-    /// Sampler (Poisson by default; the paper's with-replacement draw has no accountant), z (noise
+    /// T, the sampler (Poisson by default; the paper's with-replacement draw has no accountant), z (noise
     /// multiplier on the sum in whitened coordinates) or the (ε, δ) it is calibrated to, the
     /// neighbouring relation, the normaliser b and x^0 (default 0 projected onto X).
     #[serde(flatten)]
@@ -61,21 +59,14 @@ pub struct AdaptiveNoiseConfig {
 }
 
 impl AdaptiveNoiseConfig {
-    /// PASAN/PAGAN with `settings` ([`RunSettings::poisson`]: Poisson with rate q, add/remove),
-    /// A = I/B² (isotropic), radial projection, unconstrained, average from 0.
+    /// PASAN/PAGAN with `settings` ([`RunSettings::poisson`]: T steps, Poisson with rate q,
+    /// add/remove), A = I/B² (isotropic), radial projection, unconstrained, average from 0.
     ///
     /// # Errors
     /// `InvalidParameter` for T = 0, α ≤ 0, B ≤ 0 or NaN, invalid settings, or B = ∞ with a
     /// privacy target (as [`AdaptiveNoiseConfig::validate_settings`]).
-    pub fn new(
-        d: usize,
-        steps_t: u64,
-        step_scale_alpha: f64,
-        clip_radius_b: f64,
-        settings: RunSettings,
-    ) -> Result<Self> {
+    pub fn new(d: usize, step_scale_alpha: f64, clip_radius_b: f64, settings: RunSettings) -> Result<Self> {
         let config = AdaptiveNoiseConfig {
-            steps_t,
             step_scale_alpha,
             ellipsoid_c: vec![1.0; d],
             clip_radius_b,
@@ -127,7 +118,6 @@ impl AdaptiveNoiseConfig {
     /// # Errors
     /// `InvalidParameter` naming the first invalid setting.
     pub fn validate_settings(&self) -> Result<()> {
-        check::count("steps", self.steps_t)?;
         check::positive("step scale alpha", self.step_scale_alpha)?;
         for &c in &self.ellipsoid_c {
             check::positive("ellipsoid C entry", c)?;
@@ -170,7 +160,7 @@ impl AdaptiveNoiseConfig {
     /// # Errors
     /// As [`PrivateRelease::new`].
     pub(crate) fn private_step<'a>(&'a self, n: usize, seeds: Seeds, a: &'a [f64]) -> Result<PrivateGradientStep<'a>> {
-        let plan = self.settings.release_plan(n, self.steps_t, self.clip_radius_b.is_finite());
+        let plan = self.settings.release_plan(n, self.clip_radius_b.is_finite());
         let release = PrivateRelease::new(plan, seeds)?;
         let bound = if self.clip_radius_b.is_finite() {
             GradientBound::Ellipsoid { a, kind: self.projection }
@@ -221,7 +211,7 @@ impl AdaptiveMethod {
             config.domain.project_weighted(&mut vec![0.0; d], &vec![1.0; d])?;
         }
         loss.check_labels(data)?;
-        let T = config.steps_t;
+        let T = config.settings.steps_t;
         let a = config.ellipsoid_a();
         let mut step = config.private_step(n, seeds, &a)?;
         let mut avg = Averager::new(d);

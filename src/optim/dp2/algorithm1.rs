@@ -58,8 +58,6 @@ pub struct Dp2Config {
     pub preconditioner: Preconditioner,
     /// DP² or ablation variant 2.
     pub noise_order: NoiseOrder,
-    /// T ≥ 1.
-    pub steps_t: u64,
     /// s1 ≥ 1: SGD steps per cycle (their averaged releases update v).
     pub delay_sgd_s1: u64,
     /// s2 ≥ 1: adaptive steps per cycle.
@@ -74,14 +72,14 @@ pub struct Dp2Config {
     pub clip_adaptive_c2: f64,
     /// ε > 0 of `D = √v + ε` (the adaptivity constant, not a privacy parameter).
     pub eps_adapt: f64,
-    /// Sampler (Poisson by default), σ or the (ε, δ) it is calibrated to, the neighbouring
+    /// T, the sampler (Poisson by default), σ or the (ε, δ) it is calibrated to, the neighbouring
     /// relation, the normaliser b and w^0 (default 0).
     #[serde(flatten)]
     pub settings: RunSettings,
 }
 
 impl Dp2Config {
-    /// DP² with `preconditioner` and `settings` ([`RunSettings::poisson`]: Poisson rate q,
+    /// DP² with `preconditioner` and `settings` ([`RunSettings::poisson`]: T steps, Poisson rate q,
     /// add/remove), ε = 1e-7 (the authors' code).
     ///
     /// # Errors
@@ -90,7 +88,6 @@ impl Dp2Config {
     /// [`Dp2Config::validate_settings`]).
     pub fn new(
         preconditioner: Preconditioner,
-        steps_t: u64,
         delays: (u64, u64),
         learning_rates: (f64, f64),
         clips: (f64, f64),
@@ -99,7 +96,6 @@ impl Dp2Config {
         let config = Dp2Config {
             preconditioner,
             noise_order: NoiseOrder::PreconditionFirst,
-            steps_t,
             delay_sgd_s1: delays.0,
             delay_adaptive_s2: delays.1,
             learning_rate_sgd_alpha1: learning_rates.0,
@@ -161,7 +157,7 @@ impl Dp2Config {
         run_event: Option<&dyn Fn(f64) -> Result<crate::accounting::DpEvent>>,
     ) -> Result<PrivateRelease> {
         let clipped = self.clip_sgd_c1.is_finite() && self.adaptive_clip().is_finite();
-        let plan = self.settings.release_plan(n, self.steps_t, clipped);
+        let plan = self.settings.release_plan(n, clipped);
         match run_event {
             Some(event) => PrivateRelease::calibrated_on(plan, seeds, event),
             None => PrivateRelease::new(plan, seeds),
@@ -175,7 +171,6 @@ impl Dp2Config {
     /// `InvalidParameter` naming the first invalid setting.
     pub fn validate_settings(&self) -> Result<()> {
         self.preconditioner.validate()?;
-        check::count("steps T", self.steps_t)?;
         check::count("delay s1", self.delay_sgd_s1)?;
         check::count("delay s2", self.delay_adaptive_s2)?;
         check::positive("learning rate alpha1", self.learning_rate_sgd_alpha1)?;
@@ -210,7 +205,7 @@ pub fn dp2(
     observer: &mut impl Observer,
 ) -> Result<Run> {
     let (n, p, w0) = oracle_start(oracle, config.settings.x0.as_deref(), |n, p| config.validate(n, p))?;
-    let (T, s1, s2) = (config.steps_t, config.delay_sgd_s1, config.delay_adaptive_s2);
+    let (T, s1, s2) = (config.settings.steps_t, config.delay_sgd_s1, config.delay_adaptive_s2);
     let (C1, C_adaptive) = (config.clip_sgd_c1, config.adaptive_clip());
     let mut release = config.private_release(n, seeds, None)?;
     let (mut v, mut acc, mut d, mut g) = (vec![0.0; p], vec![0.0; p], vec![1.0; p], vec![0.0; p]);

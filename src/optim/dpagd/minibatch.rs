@@ -160,15 +160,13 @@ impl UpdateState {
 pub struct MinibatchConfig {
     /// The update rule.
     pub update: Update,
-    /// T ≥ 1.
-    pub steps_t: u64,
     /// η > 0.
     pub learning_rate_eta: f64,
     /// `(k, γ)`: multiply η by γ ∈ (0, 1] every k steps (none by default).
     pub step_decay: Option<(u64, f64)>,
     /// C: per-example l2 clip (∞: no clipping, no privacy claim).
     pub clip_c: f64,
-    /// Sampler (Poisson by default), σ or the (ε, δ) it is calibrated to, the neighbouring
+    /// T, the sampler (Poisson by default), σ or the (ε, δ) it is calibrated to, the neighbouring
     /// relation, the normaliser b and w_0 (default 0).
     #[serde(flatten)]
     pub settings: RunSettings,
@@ -177,22 +175,15 @@ pub struct MinibatchConfig {
 }
 
 impl MinibatchConfig {
-    /// The optimiser `update` with `settings` ([`RunSettings::poisson`]: Poisson sampling with rate
-    /// q, add/remove), no decay, last iterate.
+    /// The optimiser `update` with `settings` ([`RunSettings::poisson`]: T steps, Poisson sampling
+    /// with rate q, add/remove), no decay, last iterate.
     ///
     /// # Errors
     /// `InvalidParameter` for an invalid update rule, T = 0, η ≤ 0, C ≤ 0 or NaN, invalid settings,
     /// or C = ∞ with a target (as [`MinibatchConfig::validate_settings`]).
-    pub fn new(
-        update: Update,
-        steps_t: u64,
-        learning_rate_eta: f64,
-        clip_c: f64,
-        settings: RunSettings,
-    ) -> Result<Self> {
+    pub fn new(update: Update, learning_rate_eta: f64, clip_c: f64, settings: RunSettings) -> Result<Self> {
         let config = MinibatchConfig {
             update,
-            steps_t,
             learning_rate_eta,
             step_decay: None,
             clip_c,
@@ -229,7 +220,6 @@ impl MinibatchConfig {
     /// `InvalidParameter` naming the first invalid setting.
     pub fn validate_settings(&self) -> Result<()> {
         self.update.validate()?;
-        check::count("steps", self.steps_t)?;
         check::positive("learning rate", self.learning_rate_eta)?;
         if let Some((every, gamma)) = self.step_decay {
             check::count("decay period", every)?;
@@ -274,9 +264,9 @@ pub fn dp_minibatch_on(
     observer: &mut impl Observer,
 ) -> Result<Run> {
     let (n, p, w0) = oracle_start(oracle, config.settings.x0.as_deref(), |n, p| config.validate(n, p))?;
-    let T = config.steps_t;
+    let T = config.settings.steps_t;
     let C = config.clip_c;
-    let mut release = PrivateRelease::new(config.settings.release_plan(n, T, C.is_finite()), seeds)?;
+    let mut release = PrivateRelease::new(config.settings.release_plan(n, C.is_finite()), seeds)?;
     let mut avg = crate::optim::Averager::new(p);
     let mut state = UpdateState::new(p);
     // Line 1: w_0

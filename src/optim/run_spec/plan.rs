@@ -302,12 +302,12 @@ impl RunSpec {
         let output = self.averaged_output()?;
         let clip = self.clip_radius();
         if self.algorithm == Algorithm::DpSgd {
-            let mut cfg = DpSgdConfig::new(c.steps, self.learning_rate, clip, c.settings(self.neighbouring)?)?;
+            let mut cfg = DpSgdConfig::new(self.learning_rate, clip, c.settings(self.neighbouring)?)?;
             cfg.domain = self.domain.clone();
             cfg.output = output;
             return Ok(Job::DpSgd(cfg));
         }
-        let mut cfg = AdaptiveNoiseConfig::new(d, c.steps, self.learning_rate, clip, c.settings(self.neighbouring)?)?;
+        let mut cfg = AdaptiveNoiseConfig::new(d, self.learning_rate, clip, c.settings(self.neighbouring)?)?;
         cfg.ellipsoid_c = ellipsoid_diagonal(self.ellipsoid.as_ref().unwrap_or(&Ellipsoid::Identity), d)?;
         cfg.projection = self.projection.unwrap_or_default();
         cfg.domain = self.domain.clone();
@@ -342,8 +342,7 @@ impl RunSpec {
                     Algorithm::DpAdagrad => Update::AdaGrad { eps },
                     _ => Update::Adam { beta1, beta2, eps, bias_correction: self.bias_correction.unwrap_or(true) },
                 };
-                let mut cfg =
-                    MinibatchConfig::new(update, c.steps, self.learning_rate, clip, c.settings(self.neighbouring)?)?;
+                let mut cfg = MinibatchConfig::new(update, self.learning_rate, clip, c.settings(self.neighbouring)?)?;
                 cfg.output = match self.output.unwrap_or(Output::Last) {
                     Output::Average0 => OutputPoint::AverageFromZero,
                     Output::Average1 => OutputPoint::AverageFromOne,
@@ -429,7 +428,6 @@ impl RunSpec {
         let lr = self.learning_rate;
         let mut cfg = Dp2Config::new(
             preconditioner,
-            c.steps,
             (s1, self.delay_adaptive.unwrap_or(s1)),
             (lr, self.learning_rate_adaptive.unwrap_or(lr)),
             (c1, self.clip_adaptive.unwrap_or(c1)),
@@ -461,7 +459,7 @@ impl Common {
     /// # Errors
     /// As [`RunSettings::new`].
     fn settings(&self, neighbouring: crate::accounting::Neighbouring) -> Result<RunSettings> {
-        let mut settings = RunSettings::new(self.sampler, self.privacy, neighbouring)?;
+        let mut settings = RunSettings::new(self.steps, self.sampler, self.privacy, neighbouring)?;
         settings.batch_size_b = self.batch_size_b;
         Ok(settings)
     }
