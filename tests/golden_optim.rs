@@ -6,13 +6,13 @@
 mod common;
 
 use common::golden::{rounded, run_summary, snapshot};
-use dpref::optim::RunSettings;
 
 use dpref::data::{Dataset, absolute_regression};
 use dpref::geometry::{Domain, EllipsoidProjection};
 use dpref::loss::Loss;
 use dpref::model::Mlp;
 use dpref::model::nonconvex::SeparableNonConvex;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::biased::{
     StepRule, TemplateConfig, biased_adagrad, biased_sgd, mean_estimate, no_noise,
 };

@@ -33,6 +33,7 @@ use crate::bounds::l1::theorem6_rate_unit_constant;
 use crate::data::l1_problems::LeastSquaresL1;
 use crate::error::Result;
 use crate::loss::Loss;
+use crate::optim::RunSettings;
 use crate::optim::l1::{
     FrankWolfeConfig, FwPrivacy, MirrorMap, NoisyMirrorDescentConfig, Polytope, noisy_mirror_descent,
 };
@@ -236,12 +237,10 @@ fn md_excess(p: &(LeastSquaresL1, f64), epsilon: f64, eta: f64, s: Seeds) -> Res
     let n = p.0.data.n();
     let b = (n as f64).sqrt().ceil() as usize;
     let mut cfg = NoisyMirrorDescentConfig::new(
-        (n / b) as u64,
         RADIUS,
         lipschitz(),
-        b,
         MirrorMap::Entropic,
-        Privacy::Target { epsilon, delta: DELTA },
+        RunSettings::without_replacement((n / b) as u64, b, Privacy::Target { epsilon, delta: DELTA })?,
     )?;
     cfg.step_size_eta = Some(eta);
     let run = noisy_mirror_descent(&p.0.data, Loss::Squared, &cfg, s.child(1), &mut NoTrace)?;

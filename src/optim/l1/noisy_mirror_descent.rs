@@ -28,7 +28,6 @@
 //! simplex coordinates L and σ scale by R and d by 2).
 //! Proof: proofs/l1/noisy_mirror_descent.md.
 
-use crate::accounting::Neighbouring;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::geometry::mirror::{
@@ -36,11 +35,9 @@ use crate::geometry::mirror::{
 };
 use crate::loss::Loss;
 use crate::optim::{
-    Averager, GradientBound, NoiseForm, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run,
-    TraceEvent,
+    Averager, GradientBound, NoiseShape, Observer, OutputPoint, PrivateRelease, Run, RunSettings, TraceEvent,
 };
 use crate::rng::Seeds;
-use crate::sampling::BatchSampler;
 
 /// The mirror map h of line 5.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,8 +57,6 @@ pub enum MirrorMap {
 /// Settings of Algorithm 1; field names end in the paper's symbols.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NoisyMirrorDescentConfig {
-    /// T ≥ 1.
-    pub steps_t: u64,
     /// η > 0 (`None`: Theorem 3's step, see the module doc).
     pub step_size_eta: Option<f64>,
     /// L > 0: the bound `‖∇f‖_∞ ≤ L` (gradients are clipped in l2 at `L√d`).
@@ -70,45 +65,30 @@ pub struct NoisyMirrorDescentConfig {
     pub radius_r: f64,
     /// The mirror map.
     pub map: MirrorMap,
-    /// How batches are drawn (default: b without replacement).
-    pub sampler: BatchSampler,
-    /// σ_mult (on the clipped sum) or the (ε, δ) it is calibrated to.
-    pub privacy: Privacy,
-    /// The neighbouring relation (default replace-one, the paper's).
-    pub neighbouring: Neighbouring,
+    /// T, the sampler ([`RunSettings::without_replacement`]: b records per step, replace-one, the
+    /// paper's relation), σ_mult (on the clipped sum) or the (ε, δ) it is calibrated to, the
+    /// normaliser b and x_0 (default 0), in X.
+    pub settings: RunSettings,
     /// Which point is returned (default: the average of x_1..x_T).
     pub output: OutputPoint,
-    /// x_0 (default 0), in X.
-    pub x0: Option<Vec<f64>>,
     /// The duality-gap tolerance of the p-norm step.
     pub step_tolerance: f64,
 }
 
 impl NoisyMirrorDescentConfig {
-    /// T steps over the l1 ball of radius R for L-Lipschitz (l∞-bounded gradient) losses, b records
-    /// per step without replacement, replace-one, the given map and privacy.
+    /// The map over the l1 ball of radius R for L-Lipschitz (l∞-bounded gradient) losses, with
+    /// `settings` (T steps, sampler, privacy; [`RunSettings::without_replacement`] is the paper's).
     ///
     /// # Errors
-    /// `InvalidParameter` for T = 0, b = 0, or R, L not finite and positive.
-    pub fn new(
-        steps_t: u64,
-        radius_r: f64,
-        lipschitz_l: f64,
-        batch_size: usize,
-        map: MirrorMap,
-        privacy: Privacy,
-    ) -> Result<Self> {
+    /// `InvalidParameter` for R, L not finite and positive, p ∉ (1, 2], or invalid settings.
+    pub fn new(radius_r: f64, lipschitz_l: f64, map: MirrorMap, settings: RunSettings) -> Result<Self> {
         let config = NoisyMirrorDescentConfig {
-            steps_t,
             step_size_eta: None,
             lipschitz_l,
             radius_r,
             map,
-            sampler: BatchSampler::WithoutReplacement { batch_size },
-            privacy,
-            neighbouring: Neighbouring::ReplaceOne,
+            settings,
             output: OutputPoint::AverageFromZero,
-            x0: None,
             step_tolerance: 1e-10,
         };
         config.check_settings()?;
@@ -116,14 +96,10 @@ impl NoisyMirrorDescentConfig {
     }
 
     fn check_settings(&self) -> Result<()> {
-        check::count("steps T", self.steps_t)?;
         check::positive("radius R", self.radius_r)?;
         check::positive("Lipschitz constant L", self.lipschitz_l)?;
         check::positive("step tolerance", self.step_tolerance)?;
-        self.privacy.validate()?;
-        if let BatchSampler::WithoutReplacement { batch_size: 0 } = self.sampler {
-            return Err(Error::invalid("batch size b", 0, ">= 1"));
-        }
+        self.settings.validate()?;
         if let Some(eta) = self.step_size_eta {
             check::positive("step size eta", eta)?;
         }
@@ -135,9 +111,8 @@ impl NoisyMirrorDescentConfig {
 
     fn validate(&self, data: &Dataset) -> Result<()> {
         self.check_settings()?;
-        self.sampler.validate(data.n())?;
-        if let Some(x0) = &self.x0 {
-            crate::optim::check_start(x0, data.d())?;
+        self.settings.validate_on(data.n(), data.d())?;
+        if let Some(x0) = &self.settings.x0 {
             if crate::linalg::norm_l1(x0) > self.radius_r {
                 return Err(Error::invalid("x0", "outside the l1 ball", "with ||x0||_1 <= R"));
             }
@@ -168,24 +143,12 @@ pub fn noisy_mirror_descent(
 ) -> Result<Run> {
     config.validate(data)?;
     loss.check_labels(data)?;
-    let (n, d, T, R, L) = (data.n(), data.d(), config.steps_t, config.radius_r, config.lipschitz_l);
+    let (n, d, T, R, L) = (data.n(), data.d(), config.settings.steps_t, config.radius_r, config.lipschitz_l);
     // Line 4's clip: ‖g‖₂ ≤ √d‖g‖_∞ ≤ L√d, enforced.
     let C = L * (d as f64).sqrt();
-    let mut release = PrivateRelease::new(
-        ReleasePlan {
-            sampler: config.sampler,
-            n,
-            steps: T,
-            privacy: config.privacy,
-            neighbouring: config.neighbouring,
-            batch_size_b: None,
-            clipped: true,
-            form: NoiseForm::Multiplier,
-        },
-        seeds,
-    )?;
+    let mut release = PrivateRelease::new(config.settings.release_plan(n, true), seeds)?;
     let sigma_mean = release.noise_multiplier() * C / release.normaliser();
-    let mut x = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
+    let mut x = config.settings.x0.clone().unwrap_or_else(|| vec![0.0; d]);
     let (mut state, bregman_radius, lipschitz, noise, log_dim) = match config.map {
         MirrorMap::PNorm { p } => {
             let cd = l1_norm_ratio(d, p);
