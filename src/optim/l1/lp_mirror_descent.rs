@@ -33,9 +33,10 @@ use crate::error::{Error, Result, check};
 use crate::geometry::mirror::{PNormMap, bregman_step_l1_lp, bregman_step_lp_lp};
 use crate::linalg::norm_lp;
 use crate::loss::Loss;
+use crate::optim::private_step::PrivateGradientStep;
 use crate::optim::{
-    Averager, GradientBound, NoiseForm, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run,
-    RunSettings, TraceEvent,
+    Averager, GradientBound, GradientEngine, NoiseForm, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease,
+    ReleasePlan, Run, RunSettings, TraceEvent,
 };
 use crate::rng::Seeds;
 use crate::sampling::BatchSampler;
@@ -143,7 +144,7 @@ pub(crate) fn noisy_mirror_descent_core(
 ) -> Result<Run> {
     let (n, d, T) = (data.n(), data.d(), s.steps_t);
     let C = s.clip;
-    let mut release = PrivateRelease::new(
+    let release = PrivateRelease::new(
         ReleasePlan {
             sampler: s.sampler,
             n,
@@ -156,11 +157,14 @@ pub(crate) fn noisy_mirror_descent_core(
         },
         seeds,
     )?;
+    let noise = NoiseShape::Isotropic { clip: C };
+    let mut step =
+        PrivateGradientStep::new(release, GradientEngine::Reference, GradientBound::L2 { clip: C }, noise, d);
     let a = s.centre;
     let mut x = s.x0.to_vec();
     let mut avg = Averager::new(d);
     let (mut weighted, mut weight_sum) = (vec![0.0; d], 0.0f64);
-    let (mut batch, mut g, mut g_hat) = (Vec::new(), vec![0.0; d], vec![0.0; d]);
+    let mut g_hat = vec![0.0; d];
     let (mut theta, mut u, mut reg) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
     let mut x_next = vec![0.0; d];
     // Alg. 5, line 1: q = p/(p - 1) (the map's dual exponent)
@@ -168,10 +172,8 @@ pub(crate) fn noisy_mirror_descent_core(
     for k in 0..T {
         observer.observe(TraceEvent::Iterate { step: k, x: &x });
         // Alg. 5, line 3: draw the batch S_k
-        release.sample(&mut batch);
         // Alg. 5, line 4: g_hat = (1/b) sum grad f(x_k; z_i) + zeta_k (clip C = d^{1/2-1/q} L in l2)
-        crate::optim::bounded_gradient_sum(data, loss, &x, &batch, GradientBound::L2 { clip: C }, &mut g, &mut g_hat);
-        release.release(&mut g_hat, NoiseShape::Isotropic { clip: C })?;
+        g_hat.copy_from_slice(step.noisy_gradient(data, loss, &x)?);
         observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
         // Alg. 5, line 5: x_{k+1} = argmin_X <g_hat + lambda_reg grad h(x_k), x - x_k> + (1/eta_k) D_h(x, x_k)
         for j in 0..d {
@@ -214,7 +216,7 @@ pub(crate) fn noisy_mirror_descent_core(
         Average::Uniform => avg.output(OutputPoint::AverageFromZero, &x),
         Average::Weighted => weighted.iter().map(|v| v / weight_sum).collect(),
     };
-    Ok(Run::new(out, x, T, release.finish()?))
+    Ok(Run::new(out, x, T, step.finish()?))
 }
 
 /// `d^{1/2−1/q} L`: the l2 bound of a gradient with `‖g‖_q ≤ L` (App. B.1: `‖g‖₂ ≤ d^{1/2−1/q}‖g‖_q`

@@ -34,8 +34,10 @@ use crate::geometry::mirror::{
     PNormMap, bregman_step_l1_lp, exponentiated_gradient_step, l1_ball_from_simplex, l1_norm_ratio,
 };
 use crate::loss::Loss;
+use crate::optim::private_step::PrivateGradientStep;
 use crate::optim::{
-    Averager, GradientBound, NoiseShape, Observer, OutputPoint, PrivateRelease, Run, RunSettings, TraceEvent,
+    Averager, GradientBound, GradientEngine, NoiseShape, Observer, OutputPoint, PrivateRelease, Run, RunSettings,
+    TraceEvent,
 };
 use crate::rng::Seeds;
 
@@ -146,8 +148,11 @@ pub fn noisy_mirror_descent(
     let (n, d, T, R, L) = (data.n(), data.d(), config.settings.steps_t, config.radius_r, config.lipschitz_l);
     // Line 4's clip: ‖g‖₂ ≤ √d‖g‖_∞ ≤ L√d, enforced.
     let C = L * (d as f64).sqrt();
-    let mut release = PrivateRelease::new(config.settings.release_plan(n, true), seeds)?;
+    let release = PrivateRelease::new(config.settings.release_plan(n, true), seeds)?;
     let sigma_mean = release.noise_multiplier() * C / release.normaliser();
+    let bound = GradientBound::L2 { clip: C };
+    let mut step =
+        PrivateGradientStep::new(release, GradientEngine::Reference, bound, NoiseShape::Isotropic { clip: C }, d);
     let mut x = config.settings.x0.clone().unwrap_or_else(|| vec![0.0; d]);
     let (mut state, bregman_radius, lipschitz, noise, log_dim) = match config.map {
         MirrorMap::PNorm { p } => {
@@ -170,22 +175,20 @@ pub fn noisy_mirror_descent(
         bregman_radius / (T as f64 * second_moment).sqrt()
     });
     let mut avg = Averager::new(d);
-    let (mut batch, mut g, mut g_hat, mut x_next) = (Vec::new(), vec![0.0; d], vec![0.0; d], vec![0.0; d]);
+    let mut x_next = vec![0.0; d];
     // Alg. 1, line 1: x_1 = x_0
     // Alg. 1, line 2: for k = 1..T
     for k in 0..T {
         observer.observe(TraceEvent::Iterate { step: k, x: &x });
         // Alg. 1, line 3: draw the batch S_k
-        release.sample(&mut batch);
         // Alg. 1, line 4: g_hat = (1/b) sum grad f(x_k; z_i) + zeta_k (clipped at L sqrt(d); noise on the sum, then / b)
-        crate::optim::bounded_gradient_sum(data, loss, &x, &batch, GradientBound::L2 { clip: C }, &mut g, &mut g_hat);
-        release.release(&mut g_hat, NoiseShape::Isotropic { clip: C })?;
-        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
+        let g_hat = step.noisy_gradient(data, loss, &x)?;
+        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat });
         // Alg. 1, line 5: x_{k+1} = argmin_X <g_hat, x - x_k> + (1/eta) D_h(x, x_k)
         match &mut state {
             MirrorState::PNorm { map, theta, zero } => {
                 map.gradient(&x, theta);
-                for (t, gk) in theta.iter_mut().zip(&g_hat) {
+                for (t, gk) in theta.iter_mut().zip(g_hat) {
                     *t -= eta * gk;
                 }
                 let step = bregman_step_l1_lp(map, theta, zero, R, f64::INFINITY, config.step_tolerance, 100_000)?;
@@ -205,5 +208,5 @@ pub fn noisy_mirror_descent(
         std::mem::swap(&mut x, &mut x_next);
     }
     // Alg. 1, line 6: the average of x_1..x_T and the privacy of the executed events
-    Ok(Run::new(avg.output(config.output, &x), x, T, release.finish()?))
+    Ok(Run::new(avg.output(config.output, &x), x, T, step.finish()?))
 }
