@@ -28,21 +28,11 @@ fn bench(c: &mut Criterion) {
     let oracle = SparseGlm { loss: Loss::Logistic, data: &data };
     let q = 64.0 / N as f64;
     let privacy = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
-    let dp2_cfg = Dp2Config::new(
-        Preconditioner::RmsProp { beta: 0.9 },
-        (50, 50),
-        (1.0, 0.1),
-        (0.5, 2.0),
-        RunSettings::poisson(STEPS, q, privacy).unwrap().with_batch_size_b(64.0).unwrap(),
-    )
-    .unwrap();
-    let sgd_cfg = MinibatchConfig::new(
-        Update::Sgd,
-        1.0,
-        0.5,
-        RunSettings::poisson(STEPS, q, privacy).unwrap().with_batch_size_b(64.0).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(STEPS, q, privacy).unwrap().with_batch_size_b(64.0).unwrap();
+    let dp2_cfg =
+        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, (50, 50), (1.0, 0.1), (0.5, 2.0), run_settings).unwrap();
+    let run_settings = RunSettings::poisson(STEPS, q, privacy).unwrap().with_batch_size_b(64.0).unwrap();
+    let sgd_cfg = MinibatchConfig::new(Update::Sgd, 1.0, 0.5, run_settings).unwrap();
     let run_dp2 = || dp2(&oracle, &dp2_cfg, Seeds::new(1), &mut NoTrace).expect("valid");
     let run_sgd = || dp_minibatch_on(&oracle, &sgd_cfg, Seeds::new(1), &mut NoTrace).expect("valid");
     let mut group = c.benchmark_group("dp2_sparse_d10000_b64_nnz60_200_steps");

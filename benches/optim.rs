@@ -48,19 +48,10 @@ fn optim(c: &mut Criterion) {
     let steps = N.div_ceil(BATCH) as u64;
     let q = BATCH as f64 / N as f64;
     let privacy = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
-    let dp = DpSgdConfig::new(
-        0.1,
-        1.0,
-        RunSettings::poisson(steps, q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap(),
-    )
-    .unwrap();
-    let pg = AdaptiveNoiseConfig::new(
-        D,
-        0.1,
-        1.0,
-        RunSettings::poisson(steps, q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(steps, q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap();
+    let dp = DpSgdConfig::new(0.1, 1.0, run_settings).unwrap();
+    let run_settings = RunSettings::poisson(steps, q, privacy).unwrap().with_batch_size_b(BATCH as f64).unwrap();
+    let pg = AdaptiveNoiseConfig::new(D, 0.1, 1.0, run_settings).unwrap();
     let dp_fast = DpSgdConfig { engine: GradientEngine::GlmFast, ..dp.clone() };
     let pg_fast = AdaptiveNoiseConfig { engine: GradientEngine::GlmFast, ..pg.clone() };
     let mut group = c.benchmark_group("optim_epoch_n60000_d784_b256");

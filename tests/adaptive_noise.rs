@@ -54,12 +54,8 @@ fn prop_adaptive_noise_same_seed_gives_bit_identical_runs() {
             assert_ne!(bits2(&t1.noisy_gradients), bits2(&t3.noisy_gradients));
         }
     }
-    let sgd = DpSgdConfig::new(
-        0.1,
-        1.0,
-        RunSettings::poisson(15, 0.2, target).unwrap().with_batch_size_b(0.2 * 50.0).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(15, 0.2, target).unwrap().with_batch_size_b(0.2 * 50.0).unwrap();
+    let sgd = DpSgdConfig::new(0.1, 1.0, run_settings).unwrap();
     let (mut t1, mut t2) = (Trace::default(), Trace::default());
     let r1 = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(7), &mut t1).unwrap();
     let r2 = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(7), &mut t2).unwrap();
@@ -240,12 +236,8 @@ fn prop_adaptive_noise_iterates_stay_in_the_domain() {
                 assert!(active >= 10, "{alg:?} {domain:?}: the projection was active only {active} times");
             }
         }
-        let mut sgd = DpSgdConfig::new(
-            1.0,
-            1.0,
-            RunSettings::poisson(60, 0.3, noise(8.0)).unwrap().with_batch_size_b(0.3 * 60.0).unwrap(),
-        )
-        .unwrap();
+        let run_settings = RunSettings::poisson(60, 0.3, noise(8.0)).unwrap().with_batch_size_b(0.3 * 60.0).unwrap();
+        let mut sgd = DpSgdConfig::new(1.0, 1.0, run_settings).unwrap();
         sgd.domain = domain.clone();
         let mut t = Trace::default();
         let r = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(9), &mut t).unwrap();

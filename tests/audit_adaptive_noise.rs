@@ -99,13 +99,8 @@ fn d3_pair() -> (Dataset, Dataset) {
 }
 
 fn d3_config(z: f64, report_delta: Option<f64>) -> AdaptiveNoiseConfig {
-    let mut cfg = AdaptiveNoiseConfig::new(
-        3,
-        0.5,
-        B3,
-        RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: z, report_delta }).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: z, report_delta }).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(3, 0.5, B3, run_settings).unwrap();
     cfg.ellipsoid_c = C3.to_vec();
     cfg.settings.sampler = BatchSampler::Full;
     cfg.settings.neighbouring = Neighbouring::ReplaceOne;
@@ -286,13 +281,8 @@ fn d4_algorithms(z: f64, report_delta: Option<f64>) -> [(&'static str, Algorithm
     let sgd =
         DpSgdConfig::new(0.1, 1.0, RunSettings::poisson(T4, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap())
             .unwrap();
-    let mut pg = AdaptiveNoiseConfig::new(
-        2,
-        0.5,
-        1.0,
-        RunSettings::poisson(T4, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(T4, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap();
+    let mut pg = AdaptiveNoiseConfig::new(2, 0.5, 1.0, run_settings).unwrap();
     pg.ellipsoid_c = vec![0.25, 4.0]; // canary projected to 2·e₀; noise std 2z on coordinate 0
     let unit = B_OVER_SQRT_C0;
     [("DP-SGD", Algorithm::DpSgd(sgd), 1.0), ("PAGAN", Algorithm::Pagan(pg), unit)]
@@ -379,13 +369,9 @@ fn audit_canary_dp_sgd_and_pagan_below_accounted_and_flag_halved_noise() {
 #[test]
 fn audit_pagan_add_remove_normaliser_does_not_leak_the_dataset_size() {
     let d = 20;
-    let mut cfg = AdaptiveNoiseConfig::new(
-        d,
-        0.5,
-        1.0,
-        RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: 20.0, report_delta: None }).unwrap(),
-    )
-    .unwrap();
+    let run_settings =
+        RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: 20.0, report_delta: None }).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(d, 0.5, 1.0, run_settings).unwrap();
     cfg.settings.sampler = BatchSampler::Full;
     let one = Dataset::new(vec![1.0; d], vec![0.0], d).unwrap();
     let two = one.with_added(&vec![-1.0; d], 0.0).unwrap();

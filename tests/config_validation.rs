@@ -35,6 +35,34 @@ fn target(epsilon: f64, delta: f64) -> Privacy {
     Privacy::Target { epsilon, delta }
 }
 
+/// DP-SGD on T steps of Poisson sampling at rate q with privacy p (the settings checked first).
+fn sgd(eta: f64, c: f64, t: u64, q: f64, p: Privacy) -> dpref::error::Result<DpSgdConfig> {
+    DpSgdConfig::new(eta, c, RunSettings::poisson(t, q, p)?)
+}
+
+/// PASAN/PAGAN on the same settings.
+fn adaptive(d: usize, alpha: f64, b: f64, t: u64, q: f64, p: Privacy) -> dpref::error::Result<AdaptiveNoiseConfig> {
+    AdaptiveNoiseConfig::new(d, alpha, b, RunSettings::poisson(t, q, p)?)
+}
+
+/// A minibatch optimiser on the same settings.
+fn minibatch(u: Update, eta: f64, c: f64, t: u64, q: f64, p: Privacy) -> dpref::error::Result<MinibatchConfig> {
+    MinibatchConfig::new(u, eta, c, RunSettings::poisson(t, q, p)?)
+}
+
+/// DP² on the same settings.
+fn dp2(
+    pre: Preconditioner,
+    delays: (u64, u64),
+    lrs: (f64, f64),
+    clips: (f64, f64),
+    t: u64,
+    q: f64,
+    p: Privacy,
+) -> dpref::error::Result<Dp2Config> {
+    Dp2Config::new(pre, delays, lrs, clips, RunSettings::poisson(t, q, p)?)
+}
+
 /// The parameter an `InvalidParameter` names (panics on any other outcome, so a constructor that
 /// accepts the setting fails the test with the setting in the message).
 fn refused<T: std::fmt::Debug>(what: &str, r: dpref::error::Result<T>) -> &'static str {
@@ -75,15 +103,13 @@ fn privacy_requests_are_validated_on_their_own() {
 #[test]
 fn constructors_accept_the_valid_settings() {
     let p = target(1.0, 1e-5);
-    RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(0.1, 1.0, s)).unwrap();
-    RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 0.1, 1.0, s)).unwrap();
-    RunSettings::poisson(10, 0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s)).unwrap();
+    sgd(0.1, 1.0, 10, 0.1, p).unwrap();
+    adaptive(3, 0.1, 1.0, 10, 0.1, p).unwrap();
+    minibatch(Update::Sgd, 0.1, 1.0, 10, 0.1, p).unwrap();
     Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
-    RunSettings::poisson(10, 0.1, p)
-        .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 1.0), s))
-        .unwrap();
+    dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, p).unwrap();
     // No clipping is allowed without a privacy claim (the non-private run of each algorithm).
-    RunSettings::poisson(10, 1.0, sigma(0.0)).and_then(|s| DpSgdConfig::new(0.1, INF, s)).unwrap();
+    sgd(0.1, INF, 10, 1.0, sigma(0.0)).unwrap();
     Algorithm1Config::new(Moments::Gd, 10, 0.1, INF, Privacy::StdOnMean { std: 0.0, report_delta: None }).unwrap();
 }
 
@@ -92,90 +118,26 @@ fn every_constructor_refuses_each_invalid_setting() {
     let p = target(1.0, 1e-5);
     // (description, outcome, parameter named)
     let cases: Vec<(&str, &'static str, &'static str)> = vec![
-        (
-            "dp-sgd T = 0",
-            refused("", RunSettings::poisson(0, 0.1, p).and_then(|s| DpSgdConfig::new(0.1, 1.0, s))),
-            "steps",
-        ),
-        (
-            "dp-sgd eta = 0",
-            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(0.0, 1.0, s))),
-            "learning rate",
-        ),
-        (
-            "dp-sgd eta NaN",
-            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(NAN, 1.0, s))),
-            "learning rate",
-        ),
-        (
-            "dp-sgd C = 0",
-            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(0.1, 0.0, s))),
-            "clip",
-        ),
-        (
-            "dp-sgd C NaN",
-            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(0.1, NAN, s))),
-            "clip",
-        ),
-        (
-            "dp-sgd C = inf with a target",
-            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| DpSgdConfig::new(0.1, INF, s))),
-            "clip",
-        ),
-        (
-            "dp-sgd q = 0",
-            refused("", RunSettings::poisson(10, 0.0, p).and_then(|s| DpSgdConfig::new(0.1, 1.0, s))),
-            "q",
-        ),
-        (
-            "dp-sgd q > 1",
-            refused("", RunSettings::poisson(10, 1.5, p).and_then(|s| DpSgdConfig::new(0.1, 1.0, s))),
-            "q",
-        ),
-        (
-            "dp-sgd q NaN",
-            refused("", RunSettings::poisson(10, NAN, p).and_then(|s| DpSgdConfig::new(0.1, 1.0, s))),
-            "q",
-        ),
-        (
-            "pasan alpha < 0",
-            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, -1.0, 1.0, s))),
-            "step scale alpha",
-        ),
-        (
-            "pasan B = 0",
-            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 0.1, 0.0, s))),
-            "clip radius B",
-        ),
-        (
-            "pasan B = inf with a target",
-            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 0.1, INF, s))),
-            "clip radius B",
-        ),
-        (
-            "pasan C/B^2 underflows",
-            refused("", RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(3, 0.1, 1e200, s))),
-            "ellipsoid A = C/B^2 entry",
-        ),
-        (
-            "minibatch T = 0",
-            refused("", RunSettings::poisson(0, 0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s))),
-            "steps",
-        ),
+        ("dp-sgd T = 0", refused("", sgd(0.1, 1.0, 0, 0.1, p)), "steps"),
+        ("dp-sgd eta = 0", refused("", sgd(0.0, 1.0, 10, 0.1, p)), "learning rate"),
+        ("dp-sgd eta NaN", refused("", sgd(NAN, 1.0, 10, 0.1, p)), "learning rate"),
+        ("dp-sgd C = 0", refused("", sgd(0.1, 0.0, 10, 0.1, p)), "clip"),
+        ("dp-sgd C NaN", refused("", sgd(0.1, NAN, 10, 0.1, p)), "clip"),
+        ("dp-sgd C = inf with a target", refused("", sgd(0.1, INF, 10, 0.1, p)), "clip"),
+        ("dp-sgd q = 0", refused("", sgd(0.1, 1.0, 10, 0.0, p)), "q"),
+        ("dp-sgd q > 1", refused("", sgd(0.1, 1.0, 10, 1.5, p)), "q"),
+        ("dp-sgd q NaN", refused("", sgd(0.1, 1.0, 10, NAN, p)), "q"),
+        ("pasan alpha < 0", refused("", adaptive(3, -1.0, 1.0, 10, 0.1, p)), "step scale alpha"),
+        ("pasan B = 0", refused("", adaptive(3, 0.1, 0.0, 10, 0.1, p)), "clip radius B"),
+        ("pasan B = inf with a target", refused("", adaptive(3, 0.1, INF, 10, 0.1, p)), "clip radius B"),
+        ("pasan C/B^2 underflows", refused("", adaptive(3, 0.1, 1e200, 10, 0.1, p)), "ellipsoid A = C/B^2 entry"),
+        ("minibatch T = 0", refused("", minibatch(Update::Sgd, 0.1, 1.0, 0, 0.1, p)), "steps"),
         (
             "minibatch RMSProp alpha = 1",
-            refused(
-                "",
-                RunSettings::poisson(10, 0.1, p)
-                    .and_then(|s| MinibatchConfig::new(Update::RmsProp { alpha: 1.0, eps: 1e-8 }, 0.1, 1.0, s)),
-            ),
+            refused("", minibatch(Update::RmsProp { alpha: 1.0, eps: 1e-8 }, 0.1, 1.0, 10, 0.1, p)),
             "alpha",
         ),
-        (
-            "minibatch q = 2",
-            refused("", RunSettings::poisson(10, 2.0, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s))),
-            "q",
-        ),
+        ("minibatch q = 2", refused("", minibatch(Update::Sgd, 0.1, 1.0, 10, 2.0, p)), "q"),
         ("dpagd T = 0", refused("", Algorithm1Config::new(Moments::Gd, 0, 0.1, 1.0, p)), "steps T"),
         ("dpagd eta = 0", refused("", Algorithm1Config::new(Moments::Gd, 10, 0.0, 1.0, p)), "step size eta"),
         ("dpagd G = -1", refused("", Algorithm1Config::new(Moments::Gd, 10, 0.1, -1.0, p)), "gradient bound G"),
@@ -191,57 +153,32 @@ fn every_constructor_refuses_each_invalid_setting() {
         ),
         (
             "dp2 s1 = 0",
-            refused(
-                "",
-                RunSettings::poisson(10, 0.1, p)
-                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (0, 2), (0.1, 0.1), (1.0, 1.0), s)),
-            ),
+            refused("", dp2(Preconditioner::AdaGrad, (0, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, p)),
             "delay s1",
         ),
         (
             "dp2 s2 = 0",
-            refused(
-                "",
-                RunSettings::poisson(10, 0.1, p)
-                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 0), (0.1, 0.1), (1.0, 1.0), s)),
-            ),
+            refused("", dp2(Preconditioner::AdaGrad, (2, 0), (0.1, 0.1), (1.0, 1.0), 10, 0.1, p)),
             "delay s2",
         ),
         (
             "dp2 alpha2 NaN",
-            refused(
-                "",
-                RunSettings::poisson(10, 0.1, p)
-                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, NAN), (1.0, 1.0), s)),
-            ),
+            refused("", dp2(Preconditioner::AdaGrad, (2, 2), (0.1, NAN), (1.0, 1.0), 10, 0.1, p)),
             "learning rate alpha2",
         ),
         (
             "dp2 C2 = 0",
-            refused(
-                "",
-                RunSettings::poisson(10, 0.1, p)
-                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 0.0), s)),
-            ),
+            refused("", dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 0.0), 10, 0.1, p)),
             "clip C2",
         ),
         (
             "dp2 C1 = inf with a target",
-            refused(
-                "",
-                RunSettings::poisson(10, 0.1, p)
-                    .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (INF, 1.0), s)),
-            ),
+            refused("", dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (INF, 1.0), 10, 0.1, p)),
             "clip",
         ),
         (
             "dp2 RMSProp beta = 1",
-            refused(
-                "",
-                RunSettings::poisson(10, 0.1, p).and_then(|s| {
-                    Dp2Config::new(Preconditioner::RmsProp { beta: 1.0 }, (2, 2), (0.1, 0.1), (1.0, 1.0), s)
-                }),
-            ),
+            refused("", dp2(Preconditioner::RmsProp { beta: 1.0 }, (2, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, p)),
             "beta",
         ),
     ];
@@ -251,24 +188,11 @@ fn every_constructor_refuses_each_invalid_setting() {
     // Every invalid privacy request, through every constructor.
     for (bad, name) in bad_privacy() {
         let what = format!("{bad:?}");
-        assert_eq!(
-            refused(&what, RunSettings::poisson(10, 0.1, bad).and_then(|s| DpSgdConfig::new(0.1, 1.0, s))),
-            name
-        );
-        assert_eq!(
-            refused(&what, RunSettings::poisson(10, 0.1, bad).and_then(|s| AdaptiveNoiseConfig::new(3, 0.1, 1.0, s))),
-            name
-        );
-        assert_eq!(
-            refused(
-                &what,
-                RunSettings::poisson(10, 0.1, bad).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s))
-            ),
-            name
-        );
+        assert_eq!(refused(&what, sgd(0.1, 1.0, 10, 0.1, bad)), name);
+        assert_eq!(refused(&what, adaptive(3, 0.1, 1.0, 10, 0.1, bad)), name);
+        assert_eq!(refused(&what, minibatch(Update::Sgd, 0.1, 1.0, 10, 0.1, bad)), name);
         assert_eq!(refused(&what, Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, bad)), name);
-        let dp2 = RunSettings::poisson(10, 0.1, bad)
-            .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 1.0), s));
+        let dp2 = dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, bad);
         assert_eq!(refused(&what, dp2), name);
     }
 }
@@ -282,11 +206,11 @@ fn setters_check_their_values() {
         // One setter for the normaliser of every private gradient run (the settings they share).
         assert_eq!(refused(&what, RunSettings::poisson(10, 0.1, p).unwrap().with_batch_size_b(b)), normaliser);
     }
-    let ada = RunSettings::poisson(10, 0.1, p).and_then(|s| AdaptiveNoiseConfig::new(2, 0.1, 1.0, s)).unwrap();
+    let ada = adaptive(2, 0.1, 1.0, 10, 0.1, p).unwrap();
     assert_eq!(refused("C entry 0", ada.clone().with_ellipsoid_c(vec![1.0, 0.0])), "ellipsoid C entry");
     assert_eq!(refused("C of length 3", ada.clone().with_ellipsoid_c(vec![1.0; 3])), "ellipsoid C");
     assert_eq!(ada.with_ellipsoid_c(vec![2.0, 0.5]).unwrap().ellipsoid_c, vec![2.0, 0.5]);
-    let mb = RunSettings::poisson(10, 0.1, p).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s)).unwrap();
+    let mb = minibatch(Update::Sgd, 0.1, 1.0, 10, 0.1, p).unwrap();
     assert_eq!(refused("decay 0", mb.clone().with_step_decay(0, 0.5)), "decay period");
     assert_eq!(refused("decay gamma 2", mb.clone().with_step_decay(5, 2.0)), "decay factor");
     assert_eq!(mb.with_step_decay(5, 0.5).unwrap().step_decay, Some((5, 0.5)));
@@ -295,8 +219,7 @@ fn setters_check_their_values() {
     let rms = Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 10, 0.1, 1.0, p).unwrap();
     assert_eq!(rms.with_nu_lambda(1e-6, 5.0).unwrap().lambda, 5.0);
     // Variant 2 clips both phases at C1: with C1 = inf it has no sensitivity bound for a target.
-    let unclipped_sgd = RunSettings::poisson(10, 0.1, sigma(1.0))
-        .and_then(|s| Dp2Config::new(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (INF, 1.0), s));
+    let unclipped_sgd = dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (INF, 1.0), 10, 0.1, sigma(1.0));
     let unclipped_sgd = unclipped_sgd.unwrap();
     assert!(unclipped_sgd.clone().with_noise_order(NoiseOrder::NoiseFirst).is_ok());
     let mut targeted = unclipped_sgd;
@@ -318,6 +241,11 @@ fn samplers_are_validated_before_the_data() {
     let wor = BatchSampler::WithoutReplacement { batch_size: 50 };
     wor.validate_settings().unwrap();
     assert!(wor.validate(10).is_err());
+    // The shared settings refuse T = 0 and an empty batch for every algorithm that embeds them.
+    let p = sigma(1.0);
+    assert_eq!(refused("T = 0", RunSettings::without_replacement(0, 10, p)), "steps T");
+    assert_eq!(refused("b = 0", RunSettings::without_replacement(10, 0, p)), "batch size");
+    assert_eq!(refused("T = 0, Poisson", RunSettings::poisson(0, 0.1, p)), "steps T");
 }
 
 /// The fields stay public (struct update syntax), so a run checks them again before drawing any
@@ -326,15 +254,14 @@ fn samplers_are_validated_before_the_data() {
 fn a_run_checks_fields_set_after_construction() {
     let mut rng = Seeds::new(5).stream(dpref::rng::Stream::Data);
     let (data, _) = absolute_regression(50, 2, 0.1, &mut rng).unwrap();
-    let mut sgd = RunSettings::poisson(5, 0.2, sigma(1.0)).and_then(|s| DpSgdConfig::new(0.1, 1.0, s)).unwrap();
-    sgd.learning_rate_eta = NAN;
-    assert_eq!(refused("eta NaN after new", sgd.run(&data, Loss::Absolute, Seeds::new(1))), "learning rate");
-    let mut sgd = RunSettings::poisson(5, 0.2, sigma(1.0)).and_then(|s| DpSgdConfig::new(0.1, 1.0, s)).unwrap();
-    sgd.settings.privacy = target(-1.0, 1e-5);
-    assert_eq!(refused("epsilon < 0 after new", sgd.run(&data, Loss::Absolute, Seeds::new(1))), "epsilon");
+    let mut cfg = sgd(0.1, 1.0, 5, 0.2, sigma(1.0)).unwrap();
+    cfg.learning_rate_eta = NAN;
+    assert_eq!(refused("eta NaN after new", cfg.run(&data, Loss::Absolute, Seeds::new(1))), "learning rate");
+    let mut cfg = sgd(0.1, 1.0, 5, 0.2, sigma(1.0)).unwrap();
+    cfg.settings.privacy = target(-1.0, 1e-5);
+    assert_eq!(refused("epsilon < 0 after new", cfg.run(&data, Loss::Absolute, Seeds::new(1))), "epsilon");
     let model = Glm::new(Loss::Absolute, 2).unwrap();
-    let mut mb =
-        RunSettings::poisson(5, 0.2, sigma(1.0)).and_then(|s| MinibatchConfig::new(Update::Sgd, 0.1, 1.0, s)).unwrap();
+    let mut mb = minibatch(Update::Sgd, 0.1, 1.0, 5, 0.2, sigma(1.0)).unwrap();
     mb.settings.batch_size_b = Some(0.0);
     assert_eq!(refused("b = 0 after new", mb.run(&data, &model, Seeds::new(1))), "batch size b (normaliser)");
     let mut gd = Algorithm1Config::new(Moments::Gd, 5, 0.1, 1.0, target(1.0, 1e-5)).unwrap();

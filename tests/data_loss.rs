@@ -278,13 +278,9 @@ fn prop_loss_parse_and_check_labels() {
         assert!(loss.check_labels(&regression).is_ok());
     }
     // the algorithms call it before drawing anything
-    let cfg = AdaptiveNoiseConfig::new(
-        1,
-        1.0,
-        1.0,
-        RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None }).unwrap(),
-    )
-    .unwrap();
+    let run_settings =
+        RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None }).unwrap();
+    let cfg = AdaptiveNoiseConfig::new(1, 1.0, 1.0, run_settings).unwrap();
     let r = AdaptiveMethod::Pagan.run(&regression, Loss::Logistic, &cfg, Seeds::new(0), &mut NoTrace);
     assert!(matches!(r, Err(Error::InvalidParameter { .. })), "{r:?}");
 }

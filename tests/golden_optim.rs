@@ -47,13 +47,8 @@ fn golden_optim_dp_sgd() {
 #[test]
 fn golden_optim_pasan_and_pagan() {
     let d = data();
-    let mut cfg = AdaptiveNoiseConfig::new(
-        5,
-        0.5,
-        1.5,
-        RunSettings::poisson(20, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(20, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(5, 0.5, 1.5, run_settings).unwrap();
     cfg.ellipsoid_c = vec![1.0, 4.0, 9.0, 16.0, 25.0];
     cfg.domain = Domain::Box { radius: 1.0 };
     snapshot(
@@ -150,13 +145,8 @@ fn golden_optim_dpagd_minibatch_mlp() {
     let model = Mlp::new(3, &[4], 3).unwrap();
     let w0 = model.init(&mut Seeds::new(14).stream(Stream::Init));
     for update in [Update::Sgd, Update::rmsprop(), Update::adagrad(), Update::adam()] {
-        let mut cfg = MinibatchConfig::new(
-            update,
-            0.05,
-            1.0,
-            RunSettings::poisson(15, 0.1, target()).unwrap().with_batch_size_b(10.0).unwrap(),
-        )
-        .unwrap();
+        let run_settings = RunSettings::poisson(15, 0.1, target()).unwrap().with_batch_size_b(10.0).unwrap();
+        let mut cfg = MinibatchConfig::new(update, 0.05, 1.0, run_settings).unwrap();
         cfg.settings.x0 = Some(w0.clone());
         let run = dp_minibatch(&d, &model, &cfg, Seeds::new(15), &mut NoTrace).unwrap();
         let name = format!("minibatch_mlp_{}", update.name().replace('-', "_"));
@@ -206,13 +196,8 @@ fn golden_optim_dp2() {
 #[test]
 fn golden_optim_same_seed_same_bits() {
     let d = data();
-    let cfg = AdaptiveNoiseConfig::new(
-        5,
-        0.5,
-        1.0,
-        RunSettings::poisson(30, 0.2, target()).unwrap().with_batch_size_b(40.0).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(30, 0.2, target()).unwrap().with_batch_size_b(40.0).unwrap();
+    let cfg = AdaptiveNoiseConfig::new(5, 0.5, 1.0, run_settings).unwrap();
     let bits = |r: Run| r.x.iter().chain(&r.x_last).map(|v| v.to_bits()).collect::<Vec<u64>>();
     let a = AdaptiveMethod::Pagan.run(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();
     let b = AdaptiveMethod::Pagan.run(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();

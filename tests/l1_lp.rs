@@ -151,13 +151,8 @@ fn full_batch_lp_mirror_descent_meets_lemma_3_1() {
 fn prop_lp_private_run_reports_the_accounted_epsilon() {
     let (n, d, t, b) = (300usize, 5usize, 40u64, 30usize);
     let data = linear_data(n, d, 5, 0.8);
-    let cfg = LpMirrorDescentConfig::new(
-        1.5,
-        1.0,
-        2.0,
-        RunSettings::without_replacement(t, b, Privacy::Target { epsilon: 1.0, delta: 1e-5 }).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::without_replacement(t, b, Privacy::Target { epsilon: 1.0, delta: 1e-5 }).unwrap();
+    let cfg = LpMirrorDescentConfig::new(1.5, 1.0, 2.0, run_settings).unwrap();
     let run = lp_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(6)).unwrap();
     let eps = run.privacy.epsilon.unwrap();
     assert!(eps <= 1.0 && eps > 0.99, "{eps}");
@@ -231,9 +226,7 @@ fn prop_localized_lp_accounted_epsilon_meets_target() {
 #[test]
 fn invalid_lp_settings_are_refused() {
     let privacy = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
-    // T = 0 and b = 0: refused by the shared settings.
-    assert!(RunSettings::without_replacement(0, 5, privacy).is_err());
-    assert!(RunSettings::without_replacement(10, 0, privacy).is_err());
+    // (T = 0 and b = 0 are refused by the shared settings: tests/config_validation.rs)
     let settings = RunSettings::without_replacement(10, 5, privacy).unwrap();
     let new = |p, radius, lipschitz| LpMirrorDescentConfig::new(p, radius, lipschitz, settings.clone());
     assert!(new(2.5, 1.0, 1.0).is_err());

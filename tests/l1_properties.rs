@@ -151,13 +151,8 @@ fn p8_noise_has_the_configured_law_and_one_draw_per_step() {
     let (n, d, b, steps, sigma, l) = (64usize, 4usize, 16usize, 4000u64, 2.0, 0.5);
     let data = Dataset::new(vec![0.0; n * d], vec![1.0; n], d).unwrap();
     let privacy = Privacy::NoiseMultiplier { sigma, report_delta: None };
-    let cfg = NoisyMirrorDescentConfig::new(
-        1.0,
-        l,
-        MirrorMap::PNorm { p: 1.5 },
-        RunSettings::without_replacement(steps, b, privacy).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::without_replacement(steps, b, privacy).unwrap();
+    let cfg = NoisyMirrorDescentConfig::new(1.0, l, MirrorMap::PNorm { p: 1.5 }, run_settings).unwrap();
     let mut released = Released::default();
     let run = noisy_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(3), &mut released).unwrap();
     assert_eq!(run.releases, steps);
@@ -212,13 +207,8 @@ fn o7_same_seed_same_bits() {
     let target = Privacy::Target { epsilon: 2.0, delta: 1e-5 };
     let runs: Vec<Box<SeededRun>> = vec![
         Box::new(|seed| {
-            let cfg = NoisyMirrorDescentConfig::new(
-                1.0,
-                3.0,
-                MirrorMap::Entropic,
-                RunSettings::without_replacement(10, 16, target).unwrap(),
-            )
-            .unwrap();
+            let run_settings = RunSettings::without_replacement(10, 16, target).unwrap();
+            let cfg = NoisyMirrorDescentConfig::new(1.0, 3.0, MirrorMap::Entropic, run_settings).unwrap();
             let run = noisy_mirror_descent(data, Loss::Squared, &cfg, Seeds::new(seed), &mut dpref::optim::NoTrace);
             let run = run.unwrap();
             (run.x, format!("{:?}", run.events.as_event()))
@@ -280,13 +270,8 @@ fn p9_every_l1_algorithm_reports_replace_one_and_add_remove_is_refused_or_double
             .unwrap();
     let data = &problem.data;
     let target = Privacy::Target { epsilon: 2.0, delta: 1e-5 };
-    let md = NoisyMirrorDescentConfig::new(
-        1.0,
-        3.0,
-        MirrorMap::Entropic,
-        RunSettings::without_replacement(10, 16, target).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::without_replacement(10, 16, target).unwrap();
+    let md = NoisyMirrorDescentConfig::new(1.0, 3.0, MirrorMap::Entropic, run_settings).unwrap();
     let lp =
         LpMirrorDescentConfig::new(1.5, 1.0, 3.0, RunSettings::without_replacement(10, 16, target).unwrap()).unwrap();
     let mut localized = LocalizedConfig::new(Geometry::L1, 1.0, 3.0, target).unwrap();
@@ -336,13 +321,8 @@ fn p9_every_l1_algorithm_reports_replace_one_and_add_remove_is_refused_or_double
         BatchSampler::poisson_expected(16, data.n()).unwrap(),
         BatchSampler::Full,
     ] {
-        let mut cfg = NoisyMirrorDescentConfig::new(
-            1.0,
-            3.0,
-            MirrorMap::Entropic,
-            RunSettings::without_replacement(10, 16, noise).unwrap(),
-        )
-        .unwrap();
+        let run_settings = RunSettings::without_replacement(10, 16, noise).unwrap();
+        let mut cfg = NoisyMirrorDescentConfig::new(1.0, 3.0, MirrorMap::Entropic, run_settings).unwrap();
         cfg.settings.neighbouring = Neighbouring::AddRemove;
         cfg.settings.sampler = sampler;
         let refused = noisy_mirror_descent(data, Loss::Squared, &cfg, Seeds::new(7), &mut dpref::optim::NoTrace);
@@ -358,13 +338,8 @@ fn p9_every_l1_algorithm_reports_replace_one_and_add_remove_is_refused_or_double
     let (steps, sigma, delta) = (10u64, 8.0, 1e-5);
     let full_batch_epsilon = |sigma: f64| -> f64 {
         let privacy = Privacy::NoiseMultiplier { sigma, report_delta: Some(delta) };
-        let mut cfg = NoisyMirrorDescentConfig::new(
-            1.0,
-            3.0,
-            MirrorMap::Entropic,
-            RunSettings::without_replacement(steps, 16, privacy).unwrap(),
-        )
-        .unwrap();
+        let run_settings = RunSettings::without_replacement(steps, 16, privacy).unwrap();
+        let mut cfg = NoisyMirrorDescentConfig::new(1.0, 3.0, MirrorMap::Entropic, run_settings).unwrap();
         cfg.settings.sampler = BatchSampler::Full;
         let run = noisy_mirror_descent(data, Loss::Squared, &cfg, Seeds::new(8), &mut dpref::optim::NoTrace).unwrap();
         assert_eq!(run.neighbouring, Some(Neighbouring::ReplaceOne));

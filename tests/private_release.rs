@@ -76,13 +76,8 @@ fn every_private_algorithm_records_one_event_per_noisy_release() {
     let run = dp_sgd(&d, Loss::Absolute, &cfg, Seeds::new(1), &mut seen).unwrap();
     assert_one_release_per_step("dp-sgd", &run, &seen);
 
-    let cfg = AdaptiveNoiseConfig::new(
-        4,
-        0.5,
-        1.0,
-        RunSettings::poisson(T, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(T, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap();
+    let cfg = AdaptiveNoiseConfig::new(4, 0.5, 1.0, run_settings).unwrap();
     for (name, method) in [("pasan", AdaptiveMethod::Pasan), ("pagan", AdaptiveMethod::Pagan)] {
         let mut seen = Counter::default();
         let run = method.run(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut seen).unwrap();
@@ -90,13 +85,8 @@ fn every_private_algorithm_records_one_event_per_noisy_release() {
     }
 
     let mut seen = Counter::default();
-    let cfg = MinibatchConfig::new(
-        Update::adam(),
-        0.05,
-        1.0,
-        RunSettings::poisson(T, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(T, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap();
+    let cfg = MinibatchConfig::new(Update::adam(), 0.05, 1.0, run_settings).unwrap();
     let run = dp_minibatch(&d, &Glm { loss: Loss::Absolute, dim: 4 }, &cfg, Seeds::new(3), &mut seen).unwrap();
     assert_one_release_per_step("minibatch", &run, &seen);
 
@@ -110,14 +100,9 @@ fn every_private_algorithm_records_one_event_per_noisy_release() {
 
     let task = dpref::experiments::dp2::synthetic_task(100, 20, 4, 5).unwrap();
     let oracle = SparseGlm { loss: Loss::Logistic, data: &task };
-    let cfg = Dp2Config::new(
-        Preconditioner::RmsProp { beta: 0.9 },
-        (3, 3),
-        (0.5, 0.05),
-        (0.5, 2.0),
-        RunSettings::poisson(T, 0.1, sigma(1.5)).unwrap().with_batch_size_b(10.0).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(T, 0.1, sigma(1.5)).unwrap().with_batch_size_b(10.0).unwrap();
+    let cfg =
+        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, (3, 3), (0.5, 0.05), (0.5, 2.0), run_settings).unwrap();
     let mut seen = Counter::default();
     let run = dp2(&oracle, &cfg, Seeds::new(5), &mut seen).unwrap();
     assert_one_release_per_step("dp2", &run, &seen);
@@ -132,14 +117,9 @@ fn extra_query_releases_are_counted_and_jointly_accounted() {
     let task = dpref::experiments::dp2::synthetic_task(100, 20, 4, 5).unwrap();
     let oracle = SparseGlm { loss: Loss::Logistic, data: &task };
     let s = 4;
-    let cfg = Dp2Config::new(
-        Preconditioner::RmsProp { beta: 0.9 },
-        (s, 1),
-        (0.5, 0.05),
-        (0.5, 2.0),
-        RunSettings::poisson(T, 0.1, sigma(1.5)).unwrap().with_batch_size_b(10.0).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(T, 0.1, sigma(1.5)).unwrap().with_batch_size_b(10.0).unwrap();
+    let cfg =
+        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, (s, 1), (0.5, 0.05), (0.5, 2.0), run_settings).unwrap();
     let mut seen = Counter::default();
     let run = dp2_extra_query(&oracle, &cfg, Seeds::new(6), &mut seen).unwrap();
     let single = T.div_ceil(s);
@@ -299,12 +279,8 @@ fn a_run_is_reported_by_either_accountant() {
     assert!(pld <= rdp.unwrap() && pld > 0.0, "pld {pld} rdp {rdp:?}");
     let err = run.epsilon_with(&mut PldAccountant::new(Neighbouring::ReplaceOne), 1e-5).unwrap_err().to_string();
     assert!(err.contains("add/remove") || err.contains("add-remove"), "{err}");
-    let silent = DpSgdConfig::new(
-        0.1,
-        f64::INFINITY,
-        RunSettings::poisson(T, 0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(T, 0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap();
+    let silent = DpSgdConfig::new(0.1, f64::INFINITY, run_settings).unwrap();
     let run = dp_sgd(&d, Loss::Absolute, &silent, Seeds::new(1), &mut Counter::default()).unwrap();
     assert_eq!(run.epsilon_with(&mut PldAccountant::new(Neighbouring::AddRemove), 1e-5).unwrap(), None);
 }

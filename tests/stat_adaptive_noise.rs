@@ -46,13 +46,9 @@ fn released(
     steps: u64,
     seed: u64,
 ) -> Vec<Vec<f64>> {
-    let mut cfg = AdaptiveNoiseConfig::new(
-        4,
-        0.5,
-        B,
-        RunSettings::poisson(steps, 0.5, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap(),
-    )
-    .unwrap();
+    let run_settings =
+        RunSettings::poisson(steps, 0.5, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(4, 0.5, B, run_settings).unwrap();
     cfg.ellipsoid_c = C.to_vec();
     cfg.settings.sampler = sampler;
     cfg.settings.batch_size_b = Some(sampler.expected_batch_size(data.n()));

@@ -108,13 +108,8 @@ fn check(adagrad: bool) -> Check {
     let (t, q, z, b) = (150u64, 0.1, 2.0, 0.6);
     let diam = box_diameters(&vec![-1.0; d], &vec![1.0; d], &c).unwrap();
     let alpha = if adagrad { diam.diam_inf } else { diam.diam_2 };
-    let mut cfg = AdaptiveNoiseConfig::new(
-        d,
-        alpha,
-        b,
-        RunSettings::poisson(t, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap(),
-    )
-    .unwrap();
+    let run_settings = RunSettings::poisson(t, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(d, alpha, b, run_settings).unwrap();
     cfg.ellipsoid_c = c.clone();
     cfg.domain = Domain::Box { radius: 1.0 };
     cfg.settings.batch_size_b = Some(q * data.n() as f64);

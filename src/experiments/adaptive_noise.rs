@@ -133,11 +133,8 @@ fn run_once(
     let mut rec = CurveRecorder { data: s.data, every, sum: vec![0.0; D], count: 0, curve: Vec::new() };
     let run = match m {
         Method::DpSgd => {
-            let mut cfg = DpSgdConfig::new(
-                alpha,
-                1.0,
-                RunSettings::poisson(s.steps, q, privacy)?.with_batch_size_b(BATCH as f64)?,
-            )?;
+            let run_settings = RunSettings::poisson(s.steps, q, privacy)?.with_batch_size_b(BATCH as f64)?;
+            let mut cfg = DpSgdConfig::new(alpha, 1.0, run_settings)?;
             cfg.domain = Domain::Box { radius: 1.0 };
             dp_sgd(s.data, Loss::Absolute, &cfg, seed, &mut rec)?
         }
@@ -147,12 +144,8 @@ fn run_once(
                 Method::PasanAdapted | Method::PaganAdapted => (s.adapted_b, true),
                 _ => (1.0, false),
             };
-            let mut cfg = AdaptiveNoiseConfig::new(
-                D,
-                alpha,
-                b,
-                RunSettings::poisson(s.steps, q, privacy)?.with_batch_size_b(BATCH as f64)?,
-            )?;
+            let run_settings = RunSettings::poisson(s.steps, q, privacy)?.with_batch_size_b(BATCH as f64)?;
+            let mut cfg = AdaptiveNoiseConfig::new(D, alpha, b, run_settings)?;
             cfg.domain = Domain::Box { radius: 1.0 };
             if adapted {
                 cfg.ellipsoid_c = s.adapted_c.clone();
