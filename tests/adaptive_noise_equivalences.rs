@@ -18,7 +18,7 @@ use dpref::geometry::{Domain, EllipsoidProjection, project_ellipsoid};
 use dpref::loss::Loss;
 use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
-use dpref::optim::adaptive_noise::biased::{StepRule, TemplateConfig, biased_adagrad, biased_sgd, no_noise};
+use dpref::optim::adaptive_noise::biased::{StepRule, Template, TemplateConfig, no_noise};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::{OutputPoint, Trace};
 use dpref::rng::{Seeds, Stream};
@@ -325,29 +325,13 @@ fn prop_adaptive_noise_equals_the_biased_templates() {
             for alg in ALGS {
                 let (r, t) = run(alg, &data, Loss::Absolute, &cfg, 25);
                 let mut tt = Trace::default();
-                let rt = match alg {
-                    Alg::Pasan => biased_sgd(
-                        &data,
-                        Loss::Absolute,
-                        &template(&cfg),
-                        StepRule::AdaGradNorm { alpha: cfg.step_scale_alpha },
-                        Seeds::new(25),
-                        &mut tt,
-                        &mut estimate,
-                        &mut noise_fn,
-                    ),
-                    Alg::Pagan => biased_adagrad(
-                        &data,
-                        Loss::Absolute,
-                        &template(&cfg),
-                        cfg.step_scale_alpha,
-                        Seeds::new(25),
-                        &mut tt,
-                        &mut estimate,
-                        &mut noise_fn,
-                    ),
-                }
-                .unwrap();
+                let which = match alg {
+                    Alg::Pasan => Template::BiasedSgd(StepRule::AdaGradNorm { alpha: cfg.step_scale_alpha }),
+                    Alg::Pagan => Template::BiasedAdaGrad { alpha: cfg.step_scale_alpha },
+                };
+                let rt = which
+                    .run(&data, Loss::Absolute, &template(&cfg), Seeds::new(25), &mut tt, &mut estimate, &mut noise_fn)
+                    .unwrap();
                 if z == 0.0 {
                     assert_eq!(bits2(&t.iterates), bits2(&tt.iterates), "{alg:?} {kind:?}");
                     assert_eq!(bits2(&t.noisy_gradients), bits2(&tt.noisy_gradients));
@@ -364,16 +348,10 @@ fn prop_adaptive_noise_equals_the_biased_templates() {
     }
     // the printed template with its own unbiased estimator and no noise runs (sanity of the API)
     let cfg = config(4, 5, 0.4, 0.3, noise(0.0));
-    let r = biased_sgd(
-        &data,
-        Loss::Absolute,
-        &TemplateConfig { sampler: BatchSampler::WithReplacement { batch_size: 10 }, ..template(&cfg) },
-        StepRule::Constant { alpha: 0.1 },
-        Seeds::new(1),
-        &mut Trace::default(),
-        &mut dpref::optim::adaptive_noise::biased::mean_estimate,
-        &mut no_noise,
-    )
-    .unwrap();
+    let printed = TemplateConfig { sampler: BatchSampler::WithReplacement { batch_size: 10 }, ..template(&cfg) };
+    let mut mean = dpref::optim::adaptive_noise::biased::mean_estimate;
+    let r = Template::BiasedSgd(StepRule::Constant { alpha: 0.1 })
+        .run(&data, Loss::Absolute, &printed, Seeds::new(1), &mut Trace::default(), &mut mean, &mut no_noise)
+        .unwrap();
     assert!(r.events.is_empty() && r.privacy.epsilon.is_none());
 }

@@ -13,9 +13,7 @@ use dpref::loss::Loss;
 use dpref::model::Mlp;
 use dpref::model::nonconvex::SeparableNonConvex;
 use dpref::optim::RunSettings;
-use dpref::optim::adaptive_noise::biased::{
-    StepRule, TemplateConfig, biased_adagrad, biased_sgd, mean_estimate, no_noise,
-};
+use dpref::optim::adaptive_noise::biased::{StepRule, Template, TemplateConfig, mean_estimate, no_noise};
 use dpref::optim::adaptive_noise::second_moment::{MomentNoise, SecondMomentConfig, private_second_moments};
 use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
@@ -93,21 +91,13 @@ fn golden_optim_biased_templates() {
         output: OutputPoint::AverageFromOne,
         x0: None,
     };
-    let sgd = biased_sgd(
-        &d,
-        Loss::Absolute,
-        &cfg,
-        StepRule::AdaGradNorm { alpha: 0.5 },
-        Seeds::new(6),
-        &mut NoTrace,
-        &mut mean_estimate,
-        &mut no_noise,
-    )
-    .unwrap();
+    let sgd = Template::BiasedSgd(StepRule::AdaGradNorm { alpha: 0.5 })
+        .run(&d, Loss::Absolute, &cfg, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise)
+        .unwrap();
     snapshot("biased_sgd", run_summary(&sgd));
-    let ada =
-        biased_adagrad(&d, Loss::Absolute, &cfg, 2.0, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise)
-            .unwrap();
+    let ada = Template::BiasedAdaGrad { alpha: 2.0 }
+        .run(&d, Loss::Absolute, &cfg, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise)
+        .unwrap();
     snapshot("biased_adagrad", run_summary(&ada));
 }
 

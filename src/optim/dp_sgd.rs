@@ -57,16 +57,17 @@ impl DpSgdConfig {
     /// `InvalidParameter` for T = 0, η ≤ 0, C ≤ 0 or NaN, invalid settings, or C = ∞ with a
     /// privacy target (as [`DpSgdConfig::validate_settings`]).
     pub fn new(learning_rate_eta: f64, clip_c: f64, settings: RunSettings) -> Result<Self> {
-        let config = DpSgdConfig {
-            learning_rate_eta,
-            clip_c,
-            settings,
-            domain: Domain::Unconstrained,
-            output: OutputPoint::AverageFromZero,
-            engine: crate::optim::GradientEngine::Reference,
-        };
-        config.validate_settings()?;
-        Ok(config)
+        crate::optim::checked(
+            DpSgdConfig {
+                learning_rate_eta,
+                clip_c,
+                settings,
+                domain: Domain::Unconstrained,
+                output: OutputPoint::AverageFromZero,
+                engine: crate::optim::GradientEngine::Reference,
+            },
+            DpSgdConfig::validate_settings,
+        )
     }
 
     /// Runs DP-SGD with these settings, without a trace ([`dp_sgd`] takes an observer).

@@ -96,6 +96,17 @@ impl Privacy {
     }
 }
 
+/// `config` if `check` accepts it, else the first error: the last step of every validating
+/// constructor (`new` builds the value with its defaults, then refuses it whole, before any data
+/// is seen, if a setting is invalid).
+///
+/// # Errors
+/// The error of `check`.
+pub(crate) fn checked<C>(config: C, check: impl FnOnce(&C) -> Result<()>) -> Result<C> {
+    check(&config)?;
+    Ok(config)
+}
+
 /// How per-example gradients are computed and summed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub enum GradientEngine {

@@ -52,8 +52,7 @@ impl RunSettings {
     /// privacy request (as [`RunSettings::validate`]).
     pub fn new(steps_t: u64, sampler: BatchSampler, privacy: Privacy, neighbouring: Neighbouring) -> Result<Self> {
         let settings = RunSettings { steps_t, sampler, privacy, neighbouring, batch_size_b: None, x0: None };
-        settings.validate()?;
-        Ok(settings)
+        super::checked(settings, RunSettings::validate)
     }
 
     /// T steps of Poisson sampling with rate q under add/remove neighbours (DP-SGD's setting).

@@ -20,7 +20,7 @@ pub mod pagan;
 pub mod pasan;
 pub mod second_moment;
 
-pub use biased::{biased_adagrad, biased_sgd};
+pub use biased::Template;
 pub use second_moment::{MomentNoise, SecondMomentConfig, SecondMomentEstimate, private_second_moments};
 
 use crate::data::Dataset;
@@ -66,18 +66,19 @@ impl AdaptiveNoiseConfig {
     /// `InvalidParameter` for T = 0, α ≤ 0, B ≤ 0 or NaN, invalid settings, or B = ∞ with a
     /// privacy target (as [`AdaptiveNoiseConfig::validate_settings`]).
     pub fn new(d: usize, step_scale_alpha: f64, clip_radius_b: f64, settings: RunSettings) -> Result<Self> {
-        let config = AdaptiveNoiseConfig {
-            step_scale_alpha,
-            ellipsoid_c: vec![1.0; d],
-            clip_radius_b,
-            projection: EllipsoidProjection::Radial,
-            settings,
-            domain: Domain::Unconstrained,
-            output: OutputPoint::AverageFromZero,
-            engine: crate::optim::GradientEngine::Reference,
-        };
-        config.validate_settings()?;
-        Ok(config)
+        crate::optim::checked(
+            AdaptiveNoiseConfig {
+                step_scale_alpha,
+                ellipsoid_c: vec![1.0; d],
+                clip_radius_b,
+                projection: EllipsoidProjection::Radial,
+                settings,
+                domain: Domain::Unconstrained,
+                output: OutputPoint::AverageFromZero,
+                engine: crate::optim::GradientEngine::Reference,
+            },
+            AdaptiveNoiseConfig::validate_settings,
+        )
     }
 
     /// Sets the ellipsoid shape diag(C) (entries > 0 and finite, with B: `A = C/B²` representable).

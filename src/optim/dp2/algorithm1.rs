@@ -93,20 +93,21 @@ impl Dp2Config {
         clips: (f64, f64),
         settings: RunSettings,
     ) -> Result<Self> {
-        let config = Dp2Config {
-            preconditioner,
-            noise_order: NoiseOrder::PreconditionFirst,
-            delay_sgd_s1: delays.0,
-            delay_adaptive_s2: delays.1,
-            learning_rate_sgd_alpha1: learning_rates.0,
-            learning_rate_adaptive_alpha2: learning_rates.1,
-            clip_sgd_c1: clips.0,
-            clip_adaptive_c2: clips.1,
-            eps_adapt: 1e-7,
-            settings,
-        };
-        config.validate_settings()?;
-        Ok(config)
+        crate::optim::checked(
+            Dp2Config {
+                preconditioner,
+                noise_order: NoiseOrder::PreconditionFirst,
+                delay_sgd_s1: delays.0,
+                delay_adaptive_s2: delays.1,
+                learning_rate_sgd_alpha1: learning_rates.0,
+                learning_rate_adaptive_alpha2: learning_rates.1,
+                clip_sgd_c1: clips.0,
+                clip_adaptive_c2: clips.1,
+                eps_adapt: 1e-7,
+                settings,
+            },
+            Dp2Config::validate_settings,
+        )
     }
 
     /// Selects DP² or ablation variant 2 (which clips both phases at C1).

@@ -96,21 +96,22 @@ impl Algorithm1Config {
             Moments::Gd => (0.0, 1.0),
             _ => (1e-8, f64::INFINITY),
         };
-        let config = Algorithm1Config {
-            moments,
-            steps_t,
-            step_size_eta,
-            nu,
-            lambda,
-            gradient_bound_g,
-            noise,
-            neighbouring: Neighbouring::ReplaceOne,
-            dataset_size_n: None,
-            w1: None,
-            output: Algorithm1Output::RandomIterate,
-        };
-        config.validate_settings()?;
-        Ok(config)
+        crate::optim::checked(
+            Algorithm1Config {
+                moments,
+                steps_t,
+                step_size_eta,
+                nu,
+                lambda,
+                gradient_bound_g,
+                noise,
+                neighbouring: Neighbouring::ReplaceOne,
+                dataset_size_n: None,
+                w1: None,
+                output: Algorithm1Output::RandomIterate,
+            },
+            Algorithm1Config::validate_settings,
+        )
     }
 
     /// Sets ν ≥ 0 and λ > 0 of line 5 (checked against the moments rule).

@@ -182,16 +182,17 @@ impl MinibatchConfig {
     /// `InvalidParameter` for an invalid update rule, T = 0, η ≤ 0, C ≤ 0 or NaN, invalid settings,
     /// or C = ∞ with a target (as [`MinibatchConfig::validate_settings`]).
     pub fn new(update: Update, learning_rate_eta: f64, clip_c: f64, settings: RunSettings) -> Result<Self> {
-        let config = MinibatchConfig {
-            update,
-            learning_rate_eta,
-            step_decay: None,
-            clip_c,
-            settings,
-            output: OutputPoint::Last,
-        };
-        config.validate_settings()?;
-        Ok(config)
+        crate::optim::checked(
+            MinibatchConfig {
+                update,
+                learning_rate_eta,
+                step_decay: None,
+                clip_c,
+                settings,
+                output: OutputPoint::Last,
+            },
+            MinibatchConfig::validate_settings,
+        )
     }
 
     /// Multiplies η by γ ∈ (0, 1] every k ≥ 1 steps.

@@ -255,24 +255,23 @@ impl LpMirrorDescentConfig {
     /// # Errors
     /// `InvalidParameter` for p ∉ (1, 2], R, L not finite and positive, or invalid settings.
     pub fn new(p: f64, radius_r: f64, lipschitz_l: f64, settings: RunSettings) -> Result<Self> {
-        let config = LpMirrorDescentConfig {
-            p,
-            radius_r,
-            lipschitz_l,
-            step: None,
-            average: Average::Uniform,
-            settings,
-            step_tolerance: 1e-10,
-        };
-        config.check_settings()?;
-        Ok(config)
+        crate::optim::checked(
+            LpMirrorDescentConfig {
+                p,
+                radius_r,
+                lipschitz_l,
+                step: None,
+                average: Average::Uniform,
+                settings,
+                step_tolerance: 1e-10,
+            },
+            LpMirrorDescentConfig::check_settings,
+        )
     }
 
     fn check_settings(&self) -> Result<()> {
         PNormMap::new(self.p, 1.0)?;
-        check::positive("radius R", self.radius_r)?;
-        check::positive("Lipschitz constant L", self.lipschitz_l)?;
-        check::positive("step tolerance", self.step_tolerance)?;
+        super::check_ball_settings(self.radius_r, self.lipschitz_l, self.step_tolerance)?;
         match self.step {
             Some(StepRule::Constant { eta }) => {
                 check::positive("step size eta", eta)?;

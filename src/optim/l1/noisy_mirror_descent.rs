@@ -84,23 +84,22 @@ impl NoisyMirrorDescentConfig {
     /// # Errors
     /// `InvalidParameter` for R, L not finite and positive, p ∉ (1, 2], or invalid settings.
     pub fn new(radius_r: f64, lipschitz_l: f64, map: MirrorMap, settings: RunSettings) -> Result<Self> {
-        let config = NoisyMirrorDescentConfig {
-            step_size_eta: None,
-            lipschitz_l,
-            radius_r,
-            map,
-            settings,
-            output: OutputPoint::AverageFromZero,
-            step_tolerance: 1e-10,
-        };
-        config.check_settings()?;
-        Ok(config)
+        crate::optim::checked(
+            NoisyMirrorDescentConfig {
+                step_size_eta: None,
+                lipschitz_l,
+                radius_r,
+                map,
+                settings,
+                output: OutputPoint::AverageFromZero,
+                step_tolerance: 1e-10,
+            },
+            NoisyMirrorDescentConfig::check_settings,
+        )
     }
 
     fn check_settings(&self) -> Result<()> {
-        check::positive("radius R", self.radius_r)?;
-        check::positive("Lipschitz constant L", self.lipschitz_l)?;
-        check::positive("step tolerance", self.step_tolerance)?;
+        super::check_ball_settings(self.radius_r, self.lipschitz_l, self.step_tolerance)?;
         self.settings.validate()?;
         if let Some(eta) = self.step_size_eta {
             check::positive("step size eta", eta)?;
