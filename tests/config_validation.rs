@@ -246,6 +246,10 @@ fn samplers_are_validated_before_the_data() {
     assert_eq!(refused("T = 0", RunSettings::without_replacement(0, 10, p)), "steps T");
     assert_eq!(refused("b = 0", RunSettings::without_replacement(10, 0, p)), "batch size");
     assert_eq!(refused("T = 0, Poisson", RunSettings::poisson(0, 0.1, p)), "steps T");
+    let settings = RunSettings::poisson(10, 0.1, p).unwrap();
+    assert!(matches!(settings.clone().with_x0(vec![0.0, NAN]), Err(Error::NonFinite { what: "x0", index: 1 })));
+    let relation = settings.with_neighbouring(dpref::accounting::Neighbouring::ReplaceOne);
+    assert_eq!(relation.neighbouring, dpref::accounting::Neighbouring::ReplaceOne);
 }
 
 /// The fields stay public (struct update syntax), so a run checks them again before drawing any

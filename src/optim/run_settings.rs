@@ -1,21 +1,27 @@
 //! [`RunSettings`]: the settings every private minibatch gradient run shares, one type with one
 //! validation, embedded in each configuration that draws batches and releases noisy gradient sums
 //! ([`super::DpSgdConfig`], [`super::AdaptiveNoiseConfig`], [`super::MinibatchConfig`],
-//! [`super::Dp2Config`], [`super::l1::NoisyMirrorDescentConfig`]).
+//! [`super::Dp2Config`], [`super::l1::NoisyMirrorDescentConfig`],
+//! [`super::l1::LpMirrorDescentConfig`]); each configuration's `new` takes its own parameters
+//! and the settings.
 //!
 //! What is shared, and why these fields only: the number of steps T, the batch sampler, the
 //! privacy request, the neighbouring relation of the claim and the declared public normaliser b
 //! are exactly what the run's [`PrivateRelease`](super::PrivateRelease) needs besides the data
-//! size and the clip (they become its [`ReleasePlan`]); the start point x⁰ is the other setting every such run has. What
-//! differs between the algorithms stays in each configuration: the clip (one C, an ellipsoid
-//! radius B, two phase clips, or a bound derived from L), the returned point (an average by
-//! default for DP-SGD and \[ADFJT\], the last iterate for the minibatch optimisers and DP²), the
-//! domain and the gradient engine (DP-SGD and \[ADFJT\] only), and the defaults of the relation
-//! (add/remove for DP-SGD and its relatives, replace-one for \[AFKT\], as the papers state them).
+//! size and the clip (they become its [`ReleasePlan`]); the start point x⁰ is the other setting
+//! every such run has. What differs between the algorithms stays in each configuration: the clip
+//! (one C, an ellipsoid radius B, two phase clips, or a bound derived from L), the returned point
+//! (an average by default for DP-SGD, \[ADFJT\] and \[AFKT\], the last iterate for the minibatch
+//! optimisers and DP²), the domain and the gradient engine (DP-SGD and \[ADFJT\] only). The
+//! relation is a setting, with the papers' defaults in the constructors: add/remove for
+//! [`RunSettings::poisson`] (DP-SGD and its relatives), replace-one for
+//! [`RunSettings::without_replacement`] (\[AFKT\]). \[ZCHWB\] Algorithm 1 (full batch, its noise
+//! stated as a std on the mean) and the Frank–Wolfe tree (pure ε-DP) keep their own settings.
 //!
 //! The settings are checked once, here, when they are built ([`RunSettings::new`] and the
 //! `with_*` builders return `Result`), and again by every run, with the data, before any
-//! randomness is drawn (the fields are public).
+//! randomness is drawn (the fields are public). Configurations that serialise embed them with
+//! `#[serde(flatten)]`, so their JSON keeps one flat object.
 
 use super::release::ReleasePlan;
 use super::{NoiseForm, Privacy, check_start};
@@ -39,7 +45,8 @@ pub struct RunSettings {
     /// size (`q·n` for Poisson, read from the data), refused for private add/remove runs, where
     /// `|D|` is private (proofs/dp_sgd.md §5 D1; see `crate::optim::release::batch_normaliser`).
     pub batch_size_b: Option<f64>,
-    /// x⁰, the start point (`None`: the algorithm's default, 0 for every run that embeds this).
+    /// x⁰, the start point (`None`: the algorithm's default, 0, projected onto X where the
+    /// configuration has a domain).
     pub x0: Option<Vec<f64>>,
 }
 
@@ -84,7 +91,7 @@ impl RunSettings {
     /// Sets the start point x⁰ (its dimension is checked against the data by the run).
     ///
     /// # Errors
-    /// `NonFinite` or `InvalidParameter` for a non-finite entry.
+    /// `NonFinite` for a non-finite entry.
     pub fn with_x0(mut self, x0: Vec<f64>) -> Result<Self> {
         check::all_finite("x0", &x0)?;
         self.x0 = Some(x0);
@@ -101,7 +108,7 @@ impl RunSettings {
     /// privacy request, a declared normaliser b > 0 and finite, a finite x⁰.
     ///
     /// # Errors
-    /// `InvalidParameter` naming the first invalid setting.
+    /// `InvalidParameter` naming the first invalid setting; `NonFinite` for an entry of x⁰.
     pub fn validate(&self) -> Result<()> {
         check::count("steps T", self.steps_t)?;
         self.sampler.validate_settings()?;

@@ -83,6 +83,7 @@ impl Template {
     /// # Errors
     /// `InvalidParameter` for invalid settings; `Unsupported` for Algorithm 5 on an l1-ball
     /// domain.
+    #[allow(clippy::too_many_arguments)]
     pub fn run(
         self,
         data: &Dataset,

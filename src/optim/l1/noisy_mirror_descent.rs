@@ -113,10 +113,10 @@ impl NoisyMirrorDescentConfig {
     fn validate(&self, data: &Dataset) -> Result<()> {
         self.check_settings()?;
         self.settings.validate_on(data.n(), data.d())?;
-        if let Some(x0) = &self.settings.x0 {
-            if crate::linalg::norm_l1(x0) > self.radius_r {
-                return Err(Error::invalid("x0", "outside the l1 ball", "with ||x0||_1 <= R"));
-            }
+        if let Some(x0) = &self.settings.x0
+            && crate::linalg::norm_l1(x0) > self.radius_r
+        {
+            return Err(Error::invalid("x0", "outside the l1 ball", "with ||x0||_1 <= R"));
         }
         Ok(())
     }
