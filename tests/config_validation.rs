@@ -63,6 +63,11 @@ fn dp2(
     Dp2Config::new(pre, delays, lrs, clips, RunSettings::poisson(t, q, p)?)
 }
 
+/// \[ZCHWB\] Algorithm 1 on T steps of the full batch with the noise of line 4.
+fn algorithm1(moments: Moments, t: u64, eta: f64, g: f64, noise: Privacy) -> dpref::error::Result<Algorithm1Config> {
+    Algorithm1Config::new(moments, eta, g, RunSettings::full_batch(t, noise)?)
+}
+
 /// The parameter an `InvalidParameter` names (panics on any other outcome, so a constructor that
 /// accepts the setting fails the test with the setting in the message).
 fn refused<T: std::fmt::Debug>(what: &str, r: dpref::error::Result<T>) -> &'static str {
@@ -106,11 +111,11 @@ fn constructors_accept_the_valid_settings() {
     sgd(0.1, 1.0, 10, 0.1, p).unwrap();
     adaptive(3, 0.1, 1.0, 10, 0.1, p).unwrap();
     minibatch(Update::Sgd, 0.1, 1.0, 10, 0.1, p).unwrap();
-    Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
+    algorithm1(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
     dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, p).unwrap();
     // No clipping is allowed without a privacy claim (the non-private run of each algorithm).
     sgd(0.1, INF, 10, 1.0, sigma(0.0)).unwrap();
-    Algorithm1Config::new(Moments::Gd, 10, 0.1, INF, Privacy::StdOnMean { std: 0.0, report_delta: None }).unwrap();
+    algorithm1(Moments::Gd, 10, 0.1, INF, Privacy::StdOnMean { std: 0.0, report_delta: None }).unwrap();
 }
 
 #[test]
@@ -138,19 +143,11 @@ fn every_constructor_refuses_each_invalid_setting() {
             "alpha",
         ),
         ("minibatch q = 2", refused("", minibatch(Update::Sgd, 0.1, 1.0, 10, 2.0, p)), "q"),
-        ("dpagd T = 0", refused("", Algorithm1Config::new(Moments::Gd, 0, 0.1, 1.0, p)), "steps T"),
-        ("dpagd eta = 0", refused("", Algorithm1Config::new(Moments::Gd, 10, 0.0, 1.0, p)), "step size eta"),
-        ("dpagd G = -1", refused("", Algorithm1Config::new(Moments::Gd, 10, 0.1, -1.0, p)), "gradient bound G"),
-        (
-            "dpagd G = inf with a target",
-            refused("", Algorithm1Config::new(Moments::Gd, 10, 0.1, INF, p)),
-            "gradient bound G",
-        ),
-        (
-            "dpagd beta2 = 1",
-            refused("", Algorithm1Config::new(Moments::RmsProp { beta2: 1.0 }, 10, 0.1, 1.0, p)),
-            "beta2",
-        ),
+        ("dpagd T = 0", refused("", algorithm1(Moments::Gd, 0, 0.1, 1.0, p)), "steps T"),
+        ("dpagd eta = 0", refused("", algorithm1(Moments::Gd, 10, 0.0, 1.0, p)), "step size eta"),
+        ("dpagd G = -1", refused("", algorithm1(Moments::Gd, 10, 0.1, -1.0, p)), "gradient bound G"),
+        ("dpagd G = inf with a target", refused("", algorithm1(Moments::Gd, 10, 0.1, INF, p)), "gradient bound G"),
+        ("dpagd beta2 = 1", refused("", algorithm1(Moments::RmsProp { beta2: 1.0 }, 10, 0.1, 1.0, p)), "beta2"),
         (
             "dp2 s1 = 0",
             refused("", dp2(Preconditioner::AdaGrad, (0, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, p)),
@@ -191,7 +188,7 @@ fn every_constructor_refuses_each_invalid_setting() {
         assert_eq!(refused(&what, sgd(0.1, 1.0, 10, 0.1, bad)), name);
         assert_eq!(refused(&what, adaptive(3, 0.1, 1.0, 10, 0.1, bad)), name);
         assert_eq!(refused(&what, minibatch(Update::Sgd, 0.1, 1.0, 10, 0.1, bad)), name);
-        assert_eq!(refused(&what, Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, bad)), name);
+        assert_eq!(refused(&what, algorithm1(Moments::Gd, 10, 0.1, 1.0, bad)), name);
         let dp2 = dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, bad);
         assert_eq!(refused(&what, dp2), name);
     }
@@ -214,9 +211,9 @@ fn setters_check_their_values() {
     assert_eq!(refused("decay 0", mb.clone().with_step_decay(0, 0.5)), "decay period");
     assert_eq!(refused("decay gamma 2", mb.clone().with_step_decay(5, 2.0)), "decay factor");
     assert_eq!(mb.with_step_decay(5, 0.5).unwrap().step_decay, Some((5, 0.5)));
-    let gd = Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
+    let gd = algorithm1(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
     assert!(gd.clone().with_nu_lambda(0.1, 1.0).is_err(), "DP-GD requires nu = 0");
-    let rms = Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 10, 0.1, 1.0, p).unwrap();
+    let rms = algorithm1(Moments::RmsProp { beta2: 0.9 }, 10, 0.1, 1.0, p).unwrap();
     assert_eq!(rms.with_nu_lambda(1e-6, 5.0).unwrap().lambda, 5.0);
     // Variant 2 clips both phases at C1: with C1 = inf it has no sensitivity bound for a target.
     let unclipped_sgd = dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (INF, 1.0), 10, 0.1, sigma(1.0));
@@ -268,8 +265,8 @@ fn a_run_checks_fields_set_after_construction() {
     let mut mb = minibatch(Update::Sgd, 0.1, 1.0, 5, 0.2, sigma(1.0)).unwrap();
     mb.settings.batch_size_b = Some(0.0);
     assert_eq!(refused("b = 0 after new", mb.run(&data, &model, Seeds::new(1))), "batch size b (normaliser)");
-    let mut gd = Algorithm1Config::new(Moments::Gd, 5, 0.1, 1.0, target(1.0, 1e-5)).unwrap();
-    gd.noise = Privacy::StdOnMean { std: NAN, report_delta: None };
+    let mut gd = algorithm1(Moments::Gd, 5, 0.1, 1.0, target(1.0, 1e-5)).unwrap();
+    gd.settings.privacy = Privacy::StdOnMean { std: NAN, report_delta: None };
     assert_eq!(refused("std NaN after new", gd.run(&data, &model, Seeds::new(1))), "noise std on the mean");
 }
 
@@ -288,15 +285,10 @@ fn a_std_on_the_mean_is_not_taken_for_a_multiplier() {
     assert_eq!(refused("minibatch with a std", mb.run(&data, &model, Seeds::new(2))), "privacy");
     // DPAGD Algorithm 1 is stated with the std: both forms are accepted, and s on the mean is
     // the multiplier s·n/G on the sum (here n = 40, G = 1: the same run as multiplier 20).
-    let via_std = Algorithm1Config::new(Moments::Gd, 3, 0.1, 1.0, std).unwrap();
-    let via_multiplier = Algorithm1Config::new(
-        Moments::Gd,
-        3,
-        0.1,
-        1.0,
-        Privacy::NoiseMultiplier { sigma: 20.0, report_delta: Some(1e-5) },
-    )
-    .unwrap();
+    let via_std = algorithm1(Moments::Gd, 3, 0.1, 1.0, std).unwrap();
+    let via_multiplier =
+        algorithm1(Moments::Gd, 3, 0.1, 1.0, Privacy::NoiseMultiplier { sigma: 20.0, report_delta: Some(1e-5) })
+            .unwrap();
     let (a, b) =
         (via_std.run(&data, &model, Seeds::new(3)).unwrap(), via_multiplier.run(&data, &model, Seeds::new(3)).unwrap());
     for (x, y) in a.x.iter().zip(&b.x) {

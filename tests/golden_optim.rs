@@ -115,12 +115,14 @@ fn golden_optim_dpagd_algorithm1() {
         ("dpagd_dp_rmsprop", Moments::RmsProp { beta2: 0.9 }, 0.01),
         ("dpagd_dp_adam", Moments::Adam { beta1: 0.5, beta2: 0.9 }, 0.01),
     ] {
-        let mut cfg = Algorithm1Config::new(moments, 15, eta, model.gradient_bound(), noise).unwrap();
+        let mut cfg =
+            Algorithm1Config::new(moments, eta, model.gradient_bound(), RunSettings::full_batch(15, noise).unwrap())
+                .unwrap();
         if moments != Moments::Gd {
             cfg.nu = 0.05;
             cfg.lambda = 4.0;
         }
-        cfg.w1 = Some(vec![0.5, -0.5, 1.0]);
+        cfg.settings.x0 = Some(vec![0.5, -0.5, 1.0]);
         snapshot(name, run_summary(&dpagd(&d, &model, &cfg, Seeds::new(12), &mut NoTrace).unwrap()));
     }
 }

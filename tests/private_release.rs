@@ -93,8 +93,10 @@ fn every_private_algorithm_records_one_event_per_noisy_release() {
     let mut seen = Counter::default();
     let model = SeparableNonConvex { dim: 4 };
     let noise = Privacy::StdOnMean { std: 0.05, report_delta: Some(1e-5) };
-    let mut cfg = Algorithm1Config::new(Moments::Gd, T, 0.1, model.gradient_bound(), noise).unwrap();
-    cfg.dataset_size_n = Some(120.0);
+    let mut cfg =
+        Algorithm1Config::new(Moments::Gd, 0.1, model.gradient_bound(), RunSettings::full_batch(T, noise).unwrap())
+            .unwrap();
+    cfg.settings.batch_size_b = Some(120.0);
     let run = dpagd(&d, &model, &cfg, Seeds::new(4), &mut seen).unwrap();
     assert_one_release_per_step("dpagd", &run, &seen);
 

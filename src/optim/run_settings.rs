@@ -1,7 +1,7 @@
-//! [`RunSettings`]: the settings every private minibatch gradient run shares, one type with one
-//! validation, embedded in each configuration that draws batches and releases noisy gradient sums
+//! [`RunSettings`]: the settings every private gradient run shares, one type with one validation,
+//! embedded in each configuration that draws batches and releases noisy gradient sums
 //! ([`super::DpSgdConfig`], [`super::AdaptiveNoiseConfig`], [`super::MinibatchConfig`],
-//! [`super::Dp2Config`], [`super::l1::NoisyMirrorDescentConfig`],
+//! [`super::Dp2Config`], [`super::Algorithm1Config`], [`super::l1::NoisyMirrorDescentConfig`],
 //! [`super::l1::LpMirrorDescentConfig`]); each configuration's `new` takes its own parameters
 //! and the settings.
 //!
@@ -15,8 +15,9 @@
 //! optimisers and DP²), the domain and the gradient engine (DP-SGD and \[ADFJT\] only). The
 //! relation is a setting, with the papers' defaults in the constructors: add/remove for
 //! [`RunSettings::poisson`] (DP-SGD and its relatives), replace-one for
-//! [`RunSettings::without_replacement`] (\[AFKT\]). \[ZCHWB\] Algorithm 1 (full batch, its noise
-//! stated as a std on the mean) and the Frank–Wolfe tree (pure ε-DP) keep their own settings.
+//! [`RunSettings::without_replacement`] (\[AFKT\]) and [`RunSettings::full_batch`] (\[ZCHWB\]
+//! Algorithm 1, whose noise may be stated as a std on the mean). The Frank–Wolfe tree (pure ε-DP,
+//! its batches fixed by the tree) keeps its own settings.
 //!
 //! The settings are checked once, here, when they are built ([`RunSettings::new`] and the
 //! `with_*` builders return `Result`), and again by every run, with the data, before any
@@ -30,7 +31,7 @@ use crate::error::{Error, Result, check};
 use crate::sampling::BatchSampler;
 use serde::Serialize;
 
-/// The settings every private minibatch gradient run shares (see the module doc).
+/// The settings every private gradient run shares (see the module doc).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSettings {
     /// T ≥ 1: the number of steps, each one batch and one noisy release.
@@ -77,6 +78,16 @@ impl RunSettings {
     /// As [`RunSettings::new`].
     pub fn without_replacement(steps_t: u64, batch_size: usize, privacy: Privacy) -> Result<Self> {
         RunSettings::new(steps_t, BatchSampler::WithoutReplacement { batch_size }, privacy, Neighbouring::ReplaceOne)
+    }
+
+    /// T steps on the full batch (every record, every step) under replace-one neighbours
+    /// (\[ZCHWB\] Algorithm 1's setting, its Definition 1); `privacy` may be the paper's std on the
+    /// mean ([`Privacy::StdOnMean`]).
+    ///
+    /// # Errors
+    /// As [`RunSettings::new`].
+    pub fn full_batch(steps_t: u64, privacy: Privacy) -> Result<Self> {
+        RunSettings::new(steps_t, BatchSampler::Full, privacy, Neighbouring::ReplaceOne)
     }
 
     /// Declares the public normaliser b > 0 of the noisy sum (see the field `batch_size_b`).

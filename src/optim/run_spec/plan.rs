@@ -378,15 +378,15 @@ impl RunSpec {
                     }
                     on_mean @ Privacy::StdOnMean { .. } => on_mean,
                 };
-                let mut cfg = Algorithm1Config::new(moments, c.steps, self.learning_rate, clip, noise)?;
+                let mut settings = RunSettings::full_batch(c.steps, noise)?.with_neighbouring(self.neighbouring);
+                settings.batch_size_b = c.batch_size_b;
+                let mut cfg = Algorithm1Config::new(moments, self.learning_rate, clip, settings)?;
                 if moments != Moments::Gd {
                     cfg.nu = self.nu.unwrap_or(1e-8);
                     cfg.lambda = self.lambda.unwrap_or(f64::INFINITY);
                 } else if self.lambda.is_some() {
                     return Err(invalid("lambda", lambda_text(), "none for dp-gd (psi = 1, lambda = 1)"));
                 }
-                cfg.neighbouring = self.neighbouring;
-                cfg.dataset_size_n = c.batch_size_b;
                 cfg.output = match self.output.unwrap_or(Output::Random) {
                     Output::Random => Algorithm1Output::RandomIterate,
                     Output::Last => Algorithm1Output::Last,
