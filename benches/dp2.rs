@@ -10,6 +10,7 @@ use common::mean_time;
 use criterion::{Criterion, criterion_group, criterion_main};
 use dpref::loss::Loss;
 use dpref::model::SparseGlm;
+use dpref::optim::RunSettings;
 use dpref::optim::dp2::Preconditioner;
 use dpref::optim::dp2::algorithm1::{Dp2Config, dp2};
 use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch_on};
@@ -27,13 +28,11 @@ fn bench(c: &mut Criterion) {
     let oracle = SparseGlm { loss: Loss::Logistic, data: &data };
     let q = 64.0 / N as f64;
     let privacy = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
+    let run_settings = RunSettings::poisson(STEPS, q, privacy).unwrap().with_batch_size_b(64.0).unwrap();
     let dp2_cfg =
-        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, STEPS, (50, 50), (1.0, 0.1), (0.5, 2.0), q, privacy)
-            .unwrap()
-            .with_batch_size_b(64.0)
-            .unwrap();
-    let sgd_cfg =
-        MinibatchConfig::new(Update::Sgd, STEPS, 1.0, 0.5, q, privacy).unwrap().with_batch_size_b(64.0).unwrap();
+        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, (50, 50), (1.0, 0.1), (0.5, 2.0), run_settings).unwrap();
+    let run_settings = RunSettings::poisson(STEPS, q, privacy).unwrap().with_batch_size_b(64.0).unwrap();
+    let sgd_cfg = MinibatchConfig::new(Update::Sgd, 1.0, 0.5, run_settings).unwrap();
     let run_dp2 = || dp2(&oracle, &dp2_cfg, Seeds::new(1), &mut NoTrace).expect("valid");
     let run_sgd = || dp_minibatch_on(&oracle, &sgd_cfg, Seeds::new(1), &mut NoTrace).expect("valid");
     let mut group = c.benchmark_group("dp2_sparse_d10000_b64_nnz60_200_steps");

@@ -101,7 +101,8 @@ pub mod prelude {
     pub use crate::optim::run_spec::{Algorithm, RunLoss, RunOutcome, Sampling};
     pub use crate::optim::{
         AdaptiveNoiseConfig, Algorithm1Config, Dp2Config, DpSgdConfig, MinibatchConfig, NoTrace, Observer, OutputPoint,
-        Privacy, PrivacyReport, Run, RunSpec, Trace, dp_minibatch, dp_sgd, dp2, dp2_extra_query, dpagd, pagan, pasan,
+        Privacy, PrivacyReport, Run, RunSettings, RunSpec, Trace, dp_minibatch, dp_sgd, dp2, dp2_extra_query, dpagd,
+        pagan, pasan,
     };
     pub use crate::rng::{Seeds, Stream};
     pub use crate::sampling::BatchSampler;

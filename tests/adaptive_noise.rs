@@ -21,6 +21,7 @@ use dpref::accounting::DpEvent;
 use dpref::data::Dataset;
 use dpref::geometry::{Domain, project_ellipsoid};
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::{Privacy, Trace};
@@ -53,7 +54,8 @@ fn prop_adaptive_noise_same_seed_gives_bit_identical_runs() {
             assert_ne!(bits2(&t1.noisy_gradients), bits2(&t3.noisy_gradients));
         }
     }
-    let sgd = DpSgdConfig::new(15, 0.1, 1.0, 0.2, target).unwrap().with_batch_size_b(0.2 * 50.0).unwrap();
+    let run_settings = RunSettings::poisson(15, 0.2, target).unwrap().with_batch_size_b(0.2 * 50.0).unwrap();
+    let sgd = DpSgdConfig::new(0.1, 1.0, run_settings).unwrap();
     let (mut t1, mut t2) = (Trace::default(), Trace::default());
     let r1 = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(7), &mut t1).unwrap();
     let r2 = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(7), &mut t2).unwrap();
@@ -100,7 +102,8 @@ fn prop_adaptive_noise_batches_do_not_depend_on_the_noise() {
     for alg in ALGS {
         let mut trajectories = Vec::new();
         for z in [0.0, 1e-3, 2e-3] {
-            let mut cfg = AdaptiveNoiseConfig::new(n, steps, 0.5, 1.0, q, noise(z)).unwrap();
+            let mut cfg =
+                AdaptiveNoiseConfig::new(n, 0.5, 1.0, RunSettings::poisson(steps, q, noise(z)).unwrap()).unwrap();
             cfg.ellipsoid_c = vec![1.0; n];
             let (_, trace) = run(alg, &data, Loss::Linear, &cfg, 21);
             let decoded: Vec<Vec<usize>> =
@@ -109,7 +112,8 @@ fn prop_adaptive_noise_batches_do_not_depend_on_the_noise() {
             trajectories.push(bits2(&trace.iterates));
         }
         assert_ne!(trajectories[1], trajectories[2], "{alg:?}: the noise did not change the run");
-        let mut cfg = AdaptiveNoiseConfig::new(n, steps, 0.5, 1.0, q, noise(0.0)).unwrap();
+        let mut cfg =
+            AdaptiveNoiseConfig::new(n, 0.5, 1.0, RunSettings::poisson(steps, q, noise(0.0)).unwrap()).unwrap();
         cfg.ellipsoid_c = vec![1.0; n];
         let (_, other) = run(alg, &data, Loss::Linear, &cfg, 22);
         let decoded: Vec<Vec<usize>> =
@@ -157,7 +161,7 @@ fn prop_adaptive_noise_scale_and_ellipsoid_are_data_independent() {
             assert_eq!(rd.privacy, rn.privacy);
             assert!(rd.privacy.sigma > 0.0 && rd.events.len() == steps);
             let mut zero = cfg.clone();
-            zero.privacy = noise(0.0);
+            zero.settings.privacy = noise(0.0);
             let (_, t0d) = run(alg, &data, Loss::Linear, &zero, 5);
             let (_, t0n) = run(alg, &neighbour, Loss::Linear, &zero, 5);
             let proj = |x: &[f64], y: f64| {
@@ -222,7 +226,7 @@ fn prop_adaptive_noise_iterates_stay_in_the_domain() {
                 cfg.domain = domain.clone();
                 cfg.projection = kind;
                 cfg.step_scale_alpha = 2.0;
-                cfg.x0 = Some(vec![5.0; 5]); // outside: projected first
+                cfg.settings.x0 = Some(vec![5.0; 5]); // outside: projected first
                 let (r, t) = run(alg, &data, Loss::Absolute, &cfg, 9);
                 for (k, x) in t.iterates.iter().enumerate() {
                     assert!(domain.contains(x), "{alg:?} {domain:?}: x^{k} = {x:?}");
@@ -232,7 +236,8 @@ fn prop_adaptive_noise_iterates_stay_in_the_domain() {
                 assert!(active >= 10, "{alg:?} {domain:?}: the projection was active only {active} times");
             }
         }
-        let mut sgd = DpSgdConfig::new(60, 1.0, 1.0, 0.3, noise(8.0)).unwrap().with_batch_size_b(0.3 * 60.0).unwrap();
+        let run_settings = RunSettings::poisson(60, 0.3, noise(8.0)).unwrap().with_batch_size_b(0.3 * 60.0).unwrap();
+        let mut sgd = DpSgdConfig::new(1.0, 1.0, run_settings).unwrap();
         sgd.domain = domain.clone();
         let mut t = Trace::default();
         let r = dp_sgd(&data, Loss::Absolute, &sgd, Seeds::new(9), &mut t).unwrap();

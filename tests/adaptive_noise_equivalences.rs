@@ -16,8 +16,9 @@ use common::adaptive_runs::{ALGS, Alg, KINDS, bits, bits2, config, noise, regres
 use dpref::data::Dataset;
 use dpref::geometry::{Domain, EllipsoidProjection, project_ellipsoid};
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
-use dpref::optim::adaptive_noise::biased::{StepRule, TemplateConfig, biased_adagrad, biased_sgd, no_noise};
+use dpref::optim::adaptive_noise::biased::{StepRule, Template, TemplateConfig, no_noise};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::{OutputPoint, Trace};
 use dpref::rng::{Seeds, Stream};
@@ -120,10 +121,10 @@ fn assert_matches_reference(
         Domain::Unconstrained => f64::INFINITY,
         _ => unreachable!("the reference clamps to a box"),
     };
-    let BatchSampler::Poisson { q } = cfg.sampler else { unreachable!("Poisson") };
-    let want = reference(data, rule, cfg.step_scale_alpha, q, cfg.steps_t, seed, ellipsoid, radius);
+    let BatchSampler::Poisson { q } = cfg.settings.sampler else { unreachable!("Poisson") };
+    let want = reference(data, rule, cfg.step_scale_alpha, q, cfg.settings.steps_t, seed, ellipsoid, radius);
     let (r, t) = run(alg, data, Loss::Absolute, cfg, seed);
-    let t_len = cfg.steps_t as usize;
+    let t_len = cfg.settings.steps_t as usize;
     assert_eq!(bits2(&t.iterates), bits2(&want[..t_len]), "{alg:?} {:?} {ellipsoid:?}", cfg.domain);
     assert_eq!(bits(&r.x_last), bits(&want[t_len]));
     // the default output: the average of x^0..x^{T−1}, summed in order
@@ -133,7 +134,7 @@ fn assert_matches_reference(
             *a += v;
         }
     }
-    let avg: Vec<f64> = avg.iter().map(|v| v / cfg.steps_t as f64).collect();
+    let avg: Vec<f64> = avg.iter().map(|v| v / cfg.settings.steps_t as f64).collect();
     assert_eq!(bits(&r.x), bits(&avg));
     assert_eq!((r.privacy.epsilon, r.events.len()), (None, 0), "a non-private run claims no privacy");
 }
@@ -181,7 +182,7 @@ fn assert_noiseless_matches_reference(alg: Alg, data_seed: u64, seed: u64) {
 fn prop_dp_sgd_without_noise_or_clipping_is_projected_sgd() {
     let data = regression(80, 4, 14);
     let (q, eta, steps, radius) = (0.25, 0.05, 40u64, 0.3);
-    let mut cfg = DpSgdConfig::new(steps, eta, f64::INFINITY, q, noise(0.0)).unwrap();
+    let mut cfg = DpSgdConfig::new(eta, f64::INFINITY, RunSettings::poisson(steps, q, noise(0.0)).unwrap()).unwrap();
     cfg.domain = Domain::Box { radius };
     let mut t = Trace::default();
     let r = dp_sgd(&data, Loss::Absolute, &cfg, Seeds::new(15), &mut t).unwrap();
@@ -275,8 +276,8 @@ fn prop_pasan_step_sizes_are_non_increasing() {
 
 fn template(cfg: &AdaptiveNoiseConfig) -> TemplateConfig {
     TemplateConfig {
-        steps_t: cfg.steps_t,
-        sampler: cfg.sampler,
+        steps_t: cfg.settings.steps_t,
+        sampler: cfg.settings.sampler,
         domain: cfg.domain.clone(),
         output: OutputPoint::AverageFromZero,
         x0: None,
@@ -324,29 +325,13 @@ fn prop_adaptive_noise_equals_the_biased_templates() {
             for alg in ALGS {
                 let (r, t) = run(alg, &data, Loss::Absolute, &cfg, 25);
                 let mut tt = Trace::default();
-                let rt = match alg {
-                    Alg::Pasan => biased_sgd(
-                        &data,
-                        Loss::Absolute,
-                        &template(&cfg),
-                        StepRule::AdaGradNorm { alpha: cfg.step_scale_alpha },
-                        Seeds::new(25),
-                        &mut tt,
-                        &mut estimate,
-                        &mut noise_fn,
-                    ),
-                    Alg::Pagan => biased_adagrad(
-                        &data,
-                        Loss::Absolute,
-                        &template(&cfg),
-                        cfg.step_scale_alpha,
-                        Seeds::new(25),
-                        &mut tt,
-                        &mut estimate,
-                        &mut noise_fn,
-                    ),
-                }
-                .unwrap();
+                let which = match alg {
+                    Alg::Pasan => Template::BiasedSgd(StepRule::AdaGradNorm { alpha: cfg.step_scale_alpha }),
+                    Alg::Pagan => Template::BiasedAdaGrad { alpha: cfg.step_scale_alpha },
+                };
+                let rt = which
+                    .run(&data, Loss::Absolute, &template(&cfg), Seeds::new(25), &mut tt, &mut estimate, &mut noise_fn)
+                    .unwrap();
                 if z == 0.0 {
                     assert_eq!(bits2(&t.iterates), bits2(&tt.iterates), "{alg:?} {kind:?}");
                     assert_eq!(bits2(&t.noisy_gradients), bits2(&tt.noisy_gradients));
@@ -363,16 +348,10 @@ fn prop_adaptive_noise_equals_the_biased_templates() {
     }
     // the printed template with its own unbiased estimator and no noise runs (sanity of the API)
     let cfg = config(4, 5, 0.4, 0.3, noise(0.0));
-    let r = biased_sgd(
-        &data,
-        Loss::Absolute,
-        &TemplateConfig { sampler: BatchSampler::WithReplacement { batch_size: 10 }, ..template(&cfg) },
-        StepRule::Constant { alpha: 0.1 },
-        Seeds::new(1),
-        &mut Trace::default(),
-        &mut dpref::optim::adaptive_noise::biased::mean_estimate,
-        &mut no_noise,
-    )
-    .unwrap();
+    let printed = TemplateConfig { sampler: BatchSampler::WithReplacement { batch_size: 10 }, ..template(&cfg) };
+    let mut mean = dpref::optim::adaptive_noise::biased::mean_estimate;
+    let r = Template::BiasedSgd(StepRule::Constant { alpha: 0.1 })
+        .run(&data, Loss::Absolute, &printed, Seeds::new(1), &mut Trace::default(), &mut mean, &mut no_noise)
+        .unwrap();
     assert!(r.events.is_empty() && r.privacy.epsilon.is_none());
 }

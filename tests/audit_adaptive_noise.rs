@@ -33,6 +33,7 @@ use dpref::audit::threshold::epsilon_from_counts;
 use dpref::audit::{AuditSettings, FnMechanism, Mechanism, ThresholdStrategy, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::{Privacy, Trace};
@@ -98,11 +99,11 @@ fn d3_pair() -> (Dataset, Dataset) {
 }
 
 fn d3_config(z: f64, report_delta: Option<f64>) -> AdaptiveNoiseConfig {
-    let mut cfg =
-        AdaptiveNoiseConfig::new(3, 1, 0.5, B3, 1.0, Privacy::NoiseMultiplier { sigma: z, report_delta }).unwrap();
+    let run_settings = RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: z, report_delta }).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(3, 0.5, B3, run_settings).unwrap();
     cfg.ellipsoid_c = C3.to_vec();
-    cfg.sampler = BatchSampler::Full;
-    cfg.neighbouring = Neighbouring::ReplaceOne;
+    cfg.settings.sampler = BatchSampler::Full;
+    cfg.settings.neighbouring = Neighbouring::ReplaceOne;
     cfg
 }
 
@@ -277,8 +278,11 @@ impl ObservedAlgorithm for Algorithm {
 fn d4_algorithms(z: f64, report_delta: Option<f64>) -> [(&'static str, Algorithm, f64); 2] {
     let privacy = Privacy::NoiseMultiplier { sigma: z, report_delta };
     // n = 6 on both sides (the canary is replaced, not removed); b = q·6 declared public.
-    let sgd = DpSgdConfig::new(T4, 0.1, 1.0, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap();
-    let mut pg = AdaptiveNoiseConfig::new(2, T4, 0.5, 1.0, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap();
+    let sgd =
+        DpSgdConfig::new(0.1, 1.0, RunSettings::poisson(T4, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap())
+            .unwrap();
+    let run_settings = RunSettings::poisson(T4, Q4, privacy).unwrap().with_batch_size_b(Q4 * 6.0).unwrap();
+    let mut pg = AdaptiveNoiseConfig::new(2, 0.5, 1.0, run_settings).unwrap();
     pg.ellipsoid_c = vec![0.25, 4.0]; // canary projected to 2·e₀; noise std 2z on coordinate 0
     let unit = B_OVER_SQRT_C0;
     [("DP-SGD", Algorithm::DpSgd(sgd), 1.0), ("PAGAN", Algorithm::Pagan(pg), unit)]
@@ -365,17 +369,18 @@ fn audit_canary_dp_sgd_and_pagan_below_accounted_and_flag_halved_noise() {
 #[test]
 fn audit_pagan_add_remove_normaliser_does_not_leak_the_dataset_size() {
     let d = 20;
-    let mut cfg =
-        AdaptiveNoiseConfig::new(d, 1, 0.5, 1.0, 1.0, Privacy::NoiseMultiplier { sigma: 20.0, report_delta: None })
-            .unwrap();
-    cfg.sampler = BatchSampler::Full;
+    let run_settings =
+        RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: 20.0, report_delta: None }).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(d, 0.5, 1.0, run_settings).unwrap();
+    cfg.settings.sampler = BatchSampler::Full;
     let one = Dataset::new(vec![1.0; d], vec![0.0], d).unwrap();
     let two = one.with_added(&vec![-1.0; d], 0.0).unwrap();
     let refused = AdaptiveMethod::Pagan.run(&one, Loss::Linear, &cfg, Seeds::new(0), &mut Trace::default());
     assert!(matches!(refused, Err(dpref::Error::Unsupported { .. })), "{refused:?}");
-    let declared = cfg.clone().with_batch_size_b(1.0).unwrap();
+    let mut declared = cfg.clone();
+    declared.settings = declared.settings.with_batch_size_b(1.0).unwrap();
     let mut reporting = declared.clone();
-    reporting.privacy = Privacy::NoiseMultiplier { sigma: 20.0, report_delta: Some(DELTA) };
+    reporting.settings.privacy = Privacy::NoiseMultiplier { sigma: 20.0, report_delta: Some(DELTA) };
     let accounted = AdaptiveMethod::Pagan
         .run(&one, Loss::Linear, &reporting, Seeds::new(0), &mut Trace::default())
         .unwrap()
@@ -395,7 +400,8 @@ fn audit_pagan_add_remove_normaliser_does_not_leak_the_dataset_size() {
 /// The refused pattern, reproduced for the twin: each side normalised by its own `|D|`.
 fn data_sized_pagan(config: AdaptiveNoiseConfig) -> impl Mechanism<Input = Dataset, Output = Vec<f64>> {
     FnMechanism::new(move |data: &Dataset, rng: &mut DpRng| {
-        let cfg = config.clone().with_batch_size_b(data.n() as f64).unwrap();
+        let mut cfg = config.clone();
+        cfg.settings = cfg.settings.with_batch_size_b(data.n() as f64).unwrap();
         one_step_pagan_draw(&cfg, data, rng)
     })
 }

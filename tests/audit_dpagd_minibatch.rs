@@ -30,6 +30,7 @@ use dpref::audit::{AuditSettings, FnMechanism, Mechanism, epsilon_lower_bound, s
 use dpref::data::Dataset;
 use dpref::loss::Loss;
 use dpref::model::Glm;
+use dpref::optim::RunSettings;
 use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
 use dpref::optim::{Privacy, Trace};
 use dpref::rng::{DpRng, Seeds};
@@ -63,10 +64,16 @@ fn model() -> Glm {
 /// Poisson rate q, T steps, clip C, noise multiplier σ, add/remove (the constructor's default),
 /// b = 4 declared.
 fn config(update: Update, steps: u64, q: f64, clip: f64, sigma: f64, report_delta: Option<f64>) -> MinibatchConfig {
-    MinibatchConfig::new(update, steps, 0.1, clip, q, Privacy::NoiseMultiplier { sigma, report_delta })
-        .unwrap()
-        .with_batch_size_b(B)
-        .unwrap()
+    MinibatchConfig::new(
+        update,
+        0.1,
+        clip,
+        RunSettings::poisson(steps, q, Privacy::NoiseMultiplier { sigma, report_delta })
+            .unwrap()
+            .with_batch_size_b(B)
+            .unwrap(),
+    )
+    .unwrap()
 }
 
 /// The accounted ε at δ of the correct run (σ = SIGMA, clip 1): `run.privacy.epsilon`.

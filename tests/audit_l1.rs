@@ -42,6 +42,7 @@ use dpref::audit::threshold::epsilon_from_counts;
 use dpref::audit::{AuditSettings, FnMechanism, Mechanism, ThresholdStrategy, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::l1::frank_wolfe::{FrankWolfeConfig, FwPrivacy, Polytope, SensitivityReading, TreePath};
 use dpref::optim::l1::{MirrorMap, NoisyMirrorDescentConfig, noisy_mirror_descent};
 use dpref::optim::{Privacy, SelectionMechanism, Trace};
@@ -102,7 +103,13 @@ fn md_data(sign: f64) -> Dataset {
 
 /// T = 2, R = 1, L = 1, b = n = 3 without replacement (full batch), entropic map, replace-one.
 fn md_config(privacy: Privacy) -> NoisyMirrorDescentConfig {
-    NoisyMirrorDescentConfig::new(MD_T, 1.0, 1.0, MD_N, MirrorMap::Entropic, privacy).expect("valid config")
+    NoisyMirrorDescentConfig::new(
+        1.0,
+        1.0,
+        MirrorMap::Entropic,
+        RunSettings::without_replacement(MD_T, MD_N, privacy).expect("valid config"),
+    )
+    .expect("valid config")
 }
 
 /// One run of `noisy_mirror_descent` at noise multiplier `sigma_run`, seeded from the sampler's

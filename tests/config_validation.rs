@@ -13,7 +13,6 @@ use dpref::data::absolute_regression;
 use dpref::error::Error;
 use dpref::loss::Loss;
 use dpref::model::Glm;
-use dpref::optim::Privacy;
 use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
 use dpref::optim::dp_sgd::DpSgdConfig;
 use dpref::optim::dp2::Preconditioner;
@@ -21,6 +20,7 @@ use dpref::optim::dp2::algorithm1::{Dp2Config, NoiseOrder};
 use dpref::optim::dpagd::Moments;
 use dpref::optim::dpagd::algorithm1::Algorithm1Config;
 use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update};
+use dpref::optim::{Privacy, RunSettings};
 use dpref::rng::Seeds;
 use dpref::sampling::BatchSampler;
 
@@ -33,6 +33,39 @@ fn sigma(s: f64) -> Privacy {
 
 fn target(epsilon: f64, delta: f64) -> Privacy {
     Privacy::Target { epsilon, delta }
+}
+
+/// DP-SGD on T steps of Poisson sampling at rate q with privacy p (the settings checked first).
+fn sgd(eta: f64, c: f64, t: u64, q: f64, p: Privacy) -> dpref::error::Result<DpSgdConfig> {
+    DpSgdConfig::new(eta, c, RunSettings::poisson(t, q, p)?)
+}
+
+/// PASAN/PAGAN on the same settings.
+fn adaptive(d: usize, alpha: f64, b: f64, t: u64, q: f64, p: Privacy) -> dpref::error::Result<AdaptiveNoiseConfig> {
+    AdaptiveNoiseConfig::new(d, alpha, b, RunSettings::poisson(t, q, p)?)
+}
+
+/// A minibatch optimiser on the same settings.
+fn minibatch(u: Update, eta: f64, c: f64, t: u64, q: f64, p: Privacy) -> dpref::error::Result<MinibatchConfig> {
+    MinibatchConfig::new(u, eta, c, RunSettings::poisson(t, q, p)?)
+}
+
+/// DP² on the same settings.
+fn dp2(
+    pre: Preconditioner,
+    delays: (u64, u64),
+    lrs: (f64, f64),
+    clips: (f64, f64),
+    t: u64,
+    q: f64,
+    p: Privacy,
+) -> dpref::error::Result<Dp2Config> {
+    Dp2Config::new(pre, delays, lrs, clips, RunSettings::poisson(t, q, p)?)
+}
+
+/// \[ZCHWB\] Algorithm 1 on T steps of the full batch with the noise of line 4.
+fn algorithm1(moments: Moments, t: u64, eta: f64, g: f64, noise: Privacy) -> dpref::error::Result<Algorithm1Config> {
+    Algorithm1Config::new(moments, eta, g, RunSettings::full_batch(t, noise)?)
 }
 
 /// The parameter an `InvalidParameter` names (panics on any other outcome, so a constructor that
@@ -75,14 +108,14 @@ fn privacy_requests_are_validated_on_their_own() {
 #[test]
 fn constructors_accept_the_valid_settings() {
     let p = target(1.0, 1e-5);
-    DpSgdConfig::new(10, 0.1, 1.0, 0.1, p).unwrap();
-    AdaptiveNoiseConfig::new(3, 10, 0.1, 1.0, 0.1, p).unwrap();
-    MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, 0.1, p).unwrap();
-    Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
-    Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), 0.1, p).unwrap();
+    sgd(0.1, 1.0, 10, 0.1, p).unwrap();
+    adaptive(3, 0.1, 1.0, 10, 0.1, p).unwrap();
+    minibatch(Update::Sgd, 0.1, 1.0, 10, 0.1, p).unwrap();
+    algorithm1(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
+    dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, p).unwrap();
     // No clipping is allowed without a privacy claim (the non-private run of each algorithm).
-    DpSgdConfig::new(10, 0.1, INF, 1.0, sigma(0.0)).unwrap();
-    Algorithm1Config::new(Moments::Gd, 10, 0.1, INF, Privacy::StdOnMean { std: 0.0, report_delta: None }).unwrap();
+    sgd(0.1, INF, 10, 1.0, sigma(0.0)).unwrap();
+    algorithm1(Moments::Gd, 10, 0.1, INF, Privacy::StdOnMean { std: 0.0, report_delta: None }).unwrap();
 }
 
 #[test]
@@ -90,78 +123,59 @@ fn every_constructor_refuses_each_invalid_setting() {
     let p = target(1.0, 1e-5);
     // (description, outcome, parameter named)
     let cases: Vec<(&str, &'static str, &'static str)> = vec![
-        ("dp-sgd T = 0", refused("", DpSgdConfig::new(0, 0.1, 1.0, 0.1, p)), "steps"),
-        ("dp-sgd eta = 0", refused("", DpSgdConfig::new(10, 0.0, 1.0, 0.1, p)), "learning rate"),
-        ("dp-sgd eta NaN", refused("", DpSgdConfig::new(10, NAN, 1.0, 0.1, p)), "learning rate"),
-        ("dp-sgd C = 0", refused("", DpSgdConfig::new(10, 0.1, 0.0, 0.1, p)), "clip"),
-        ("dp-sgd C NaN", refused("", DpSgdConfig::new(10, 0.1, NAN, 0.1, p)), "clip"),
-        ("dp-sgd C = inf with a target", refused("", DpSgdConfig::new(10, 0.1, INF, 0.1, p)), "clip"),
-        ("dp-sgd q = 0", refused("", DpSgdConfig::new(10, 0.1, 1.0, 0.0, p)), "q"),
-        ("dp-sgd q > 1", refused("", DpSgdConfig::new(10, 0.1, 1.0, 1.5, p)), "q"),
-        ("dp-sgd q NaN", refused("", DpSgdConfig::new(10, 0.1, 1.0, NAN, p)), "q"),
-        ("pasan alpha < 0", refused("", AdaptiveNoiseConfig::new(3, 10, -1.0, 1.0, 0.1, p)), "step scale alpha"),
-        ("pasan B = 0", refused("", AdaptiveNoiseConfig::new(3, 10, 0.1, 0.0, 0.1, p)), "clip radius B"),
-        (
-            "pasan B = inf with a target",
-            refused("", AdaptiveNoiseConfig::new(3, 10, 0.1, INF, 0.1, p)),
-            "clip radius B",
-        ),
-        (
-            "pasan C/B^2 underflows",
-            refused("", AdaptiveNoiseConfig::new(3, 10, 0.1, 1e200, 0.1, p)),
-            "ellipsoid A = C/B^2 entry",
-        ),
-        ("minibatch T = 0", refused("", MinibatchConfig::new(Update::Sgd, 0, 0.1, 1.0, 0.1, p)), "steps"),
+        ("dp-sgd T = 0", refused("", sgd(0.1, 1.0, 0, 0.1, p)), "steps"),
+        ("dp-sgd eta = 0", refused("", sgd(0.0, 1.0, 10, 0.1, p)), "learning rate"),
+        ("dp-sgd eta NaN", refused("", sgd(NAN, 1.0, 10, 0.1, p)), "learning rate"),
+        ("dp-sgd C = 0", refused("", sgd(0.1, 0.0, 10, 0.1, p)), "clip"),
+        ("dp-sgd C NaN", refused("", sgd(0.1, NAN, 10, 0.1, p)), "clip"),
+        ("dp-sgd C = inf with a target", refused("", sgd(0.1, INF, 10, 0.1, p)), "clip"),
+        ("dp-sgd q = 0", refused("", sgd(0.1, 1.0, 10, 0.0, p)), "q"),
+        ("dp-sgd q > 1", refused("", sgd(0.1, 1.0, 10, 1.5, p)), "q"),
+        ("dp-sgd q NaN", refused("", sgd(0.1, 1.0, 10, NAN, p)), "q"),
+        ("pasan alpha < 0", refused("", adaptive(3, -1.0, 1.0, 10, 0.1, p)), "step scale alpha"),
+        ("pasan B = 0", refused("", adaptive(3, 0.1, 0.0, 10, 0.1, p)), "clip radius B"),
+        ("pasan B = inf with a target", refused("", adaptive(3, 0.1, INF, 10, 0.1, p)), "clip radius B"),
+        ("pasan C/B^2 underflows", refused("", adaptive(3, 0.1, 1e200, 10, 0.1, p)), "ellipsoid A = C/B^2 entry"),
+        ("minibatch T = 0", refused("", minibatch(Update::Sgd, 0.1, 1.0, 0, 0.1, p)), "steps"),
         (
             "minibatch RMSProp alpha = 1",
-            refused("", MinibatchConfig::new(Update::RmsProp { alpha: 1.0, eps: 1e-8 }, 10, 0.1, 1.0, 0.1, p)),
+            refused("", minibatch(Update::RmsProp { alpha: 1.0, eps: 1e-8 }, 0.1, 1.0, 10, 0.1, p)),
             "alpha",
         ),
-        ("minibatch q = 2", refused("", MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, 2.0, p)), "q"),
-        ("dpagd T = 0", refused("", Algorithm1Config::new(Moments::Gd, 0, 0.1, 1.0, p)), "steps T"),
-        ("dpagd eta = 0", refused("", Algorithm1Config::new(Moments::Gd, 10, 0.0, 1.0, p)), "step size eta"),
-        ("dpagd G = -1", refused("", Algorithm1Config::new(Moments::Gd, 10, 0.1, -1.0, p)), "gradient bound G"),
-        (
-            "dpagd G = inf with a target",
-            refused("", Algorithm1Config::new(Moments::Gd, 10, 0.1, INF, p)),
-            "gradient bound G",
-        ),
-        (
-            "dpagd beta2 = 1",
-            refused("", Algorithm1Config::new(Moments::RmsProp { beta2: 1.0 }, 10, 0.1, 1.0, p)),
-            "beta2",
-        ),
+        ("minibatch q = 2", refused("", minibatch(Update::Sgd, 0.1, 1.0, 10, 2.0, p)), "q"),
+        ("dpagd T = 0", refused("", algorithm1(Moments::Gd, 0, 0.1, 1.0, p)), "steps T"),
+        ("dpagd eta = 0", refused("", algorithm1(Moments::Gd, 10, 0.0, 1.0, p)), "step size eta"),
+        ("dpagd G = -1", refused("", algorithm1(Moments::Gd, 10, 0.1, -1.0, p)), "gradient bound G"),
+        ("dpagd G = inf with a target", refused("", algorithm1(Moments::Gd, 10, 0.1, INF, p)), "gradient bound G"),
+        ("dpagd beta2 = 1", refused("", algorithm1(Moments::RmsProp { beta2: 1.0 }, 10, 0.1, 1.0, p)), "beta2"),
         (
             "dp2 s1 = 0",
-            refused("", Dp2Config::new(Preconditioner::AdaGrad, 10, (0, 2), (0.1, 0.1), (1.0, 1.0), 0.1, p)),
+            refused("", dp2(Preconditioner::AdaGrad, (0, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, p)),
             "delay s1",
         ),
         (
             "dp2 s2 = 0",
-            refused("", Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 0), (0.1, 0.1), (1.0, 1.0), 0.1, p)),
+            refused("", dp2(Preconditioner::AdaGrad, (2, 0), (0.1, 0.1), (1.0, 1.0), 10, 0.1, p)),
             "delay s2",
         ),
         (
             "dp2 alpha2 NaN",
-            refused("", Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, NAN), (1.0, 1.0), 0.1, p)),
+            refused("", dp2(Preconditioner::AdaGrad, (2, 2), (0.1, NAN), (1.0, 1.0), 10, 0.1, p)),
             "learning rate alpha2",
         ),
         (
             "dp2 C2 = 0",
-            refused("", Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 0.0), 0.1, p)),
+            refused("", dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 0.0), 10, 0.1, p)),
             "clip C2",
         ),
         (
             "dp2 C1 = inf with a target",
-            refused("", Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (INF, 1.0), 0.1, p)),
+            refused("", dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (INF, 1.0), 10, 0.1, p)),
             "clip",
         ),
         (
             "dp2 RMSProp beta = 1",
-            refused(
-                "",
-                Dp2Config::new(Preconditioner::RmsProp { beta: 1.0 }, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), 0.1, p),
-            ),
+            refused("", dp2(Preconditioner::RmsProp { beta: 1.0 }, (2, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, p)),
             "beta",
         ),
     ];
@@ -171,11 +185,11 @@ fn every_constructor_refuses_each_invalid_setting() {
     // Every invalid privacy request, through every constructor.
     for (bad, name) in bad_privacy() {
         let what = format!("{bad:?}");
-        assert_eq!(refused(&what, DpSgdConfig::new(10, 0.1, 1.0, 0.1, bad)), name);
-        assert_eq!(refused(&what, AdaptiveNoiseConfig::new(3, 10, 0.1, 1.0, 0.1, bad)), name);
-        assert_eq!(refused(&what, MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, 0.1, bad)), name);
-        assert_eq!(refused(&what, Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, bad)), name);
-        let dp2 = Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), 0.1, bad);
+        assert_eq!(refused(&what, sgd(0.1, 1.0, 10, 0.1, bad)), name);
+        assert_eq!(refused(&what, adaptive(3, 0.1, 1.0, 10, 0.1, bad)), name);
+        assert_eq!(refused(&what, minibatch(Update::Sgd, 0.1, 1.0, 10, 0.1, bad)), name);
+        assert_eq!(refused(&what, algorithm1(Moments::Gd, 10, 0.1, 1.0, bad)), name);
+        let dp2 = dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (1.0, 1.0), 10, 0.1, bad);
         assert_eq!(refused(&what, dp2), name);
     }
 }
@@ -186,33 +200,27 @@ fn setters_check_their_values() {
     let normaliser = "batch size b (normaliser)";
     for b in [0.0, -3.0, NAN, INF] {
         let what = format!("b = {b}");
-        let sgd = DpSgdConfig::new(10, 0.1, 1.0, 0.1, p).unwrap();
-        assert_eq!(refused(&what, sgd.with_batch_size_b(b)), normaliser);
-        let ada = AdaptiveNoiseConfig::new(2, 10, 0.1, 1.0, 0.1, p).unwrap();
-        assert_eq!(refused(&what, ada.with_batch_size_b(b)), normaliser);
-        let mb = MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, 0.1, p).unwrap();
-        assert_eq!(refused(&what, mb.with_batch_size_b(b)), normaliser);
-        let dp2 = Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (1.0, 1.0), 0.1, p).unwrap();
-        assert_eq!(refused(&what, dp2.with_batch_size_b(b)), normaliser);
+        // One setter for the normaliser of every private gradient run (the settings they share).
+        assert_eq!(refused(&what, RunSettings::poisson(10, 0.1, p).unwrap().with_batch_size_b(b)), normaliser);
     }
-    let ada = AdaptiveNoiseConfig::new(2, 10, 0.1, 1.0, 0.1, p).unwrap();
+    let ada = adaptive(2, 0.1, 1.0, 10, 0.1, p).unwrap();
     assert_eq!(refused("C entry 0", ada.clone().with_ellipsoid_c(vec![1.0, 0.0])), "ellipsoid C entry");
     assert_eq!(refused("C of length 3", ada.clone().with_ellipsoid_c(vec![1.0; 3])), "ellipsoid C");
     assert_eq!(ada.with_ellipsoid_c(vec![2.0, 0.5]).unwrap().ellipsoid_c, vec![2.0, 0.5]);
-    let mb = MinibatchConfig::new(Update::Sgd, 10, 0.1, 1.0, 0.1, p).unwrap();
+    let mb = minibatch(Update::Sgd, 0.1, 1.0, 10, 0.1, p).unwrap();
     assert_eq!(refused("decay 0", mb.clone().with_step_decay(0, 0.5)), "decay period");
     assert_eq!(refused("decay gamma 2", mb.clone().with_step_decay(5, 2.0)), "decay factor");
     assert_eq!(mb.with_step_decay(5, 0.5).unwrap().step_decay, Some((5, 0.5)));
-    let gd = Algorithm1Config::new(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
+    let gd = algorithm1(Moments::Gd, 10, 0.1, 1.0, p).unwrap();
     assert!(gd.clone().with_nu_lambda(0.1, 1.0).is_err(), "DP-GD requires nu = 0");
-    let rms = Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 10, 0.1, 1.0, p).unwrap();
+    let rms = algorithm1(Moments::RmsProp { beta2: 0.9 }, 10, 0.1, 1.0, p).unwrap();
     assert_eq!(rms.with_nu_lambda(1e-6, 5.0).unwrap().lambda, 5.0);
     // Variant 2 clips both phases at C1: with C1 = inf it has no sensitivity bound for a target.
-    let unclipped_sgd = Dp2Config::new(Preconditioner::AdaGrad, 10, (2, 2), (0.1, 0.1), (INF, 1.0), 0.1, sigma(1.0));
+    let unclipped_sgd = dp2(Preconditioner::AdaGrad, (2, 2), (0.1, 0.1), (INF, 1.0), 10, 0.1, sigma(1.0));
     let unclipped_sgd = unclipped_sgd.unwrap();
     assert!(unclipped_sgd.clone().with_noise_order(NoiseOrder::NoiseFirst).is_ok());
     let mut targeted = unclipped_sgd;
-    targeted.privacy = p;
+    targeted.settings.privacy = p;
     assert_eq!(refused("variant 2, C1 = inf", targeted.with_noise_order(NoiseOrder::NoiseFirst)), "clip");
 }
 
@@ -230,6 +238,15 @@ fn samplers_are_validated_before_the_data() {
     let wor = BatchSampler::WithoutReplacement { batch_size: 50 };
     wor.validate_settings().unwrap();
     assert!(wor.validate(10).is_err());
+    // The shared settings refuse T = 0 and an empty batch for every algorithm that embeds them.
+    let p = sigma(1.0);
+    assert_eq!(refused("T = 0", RunSettings::without_replacement(0, 10, p)), "steps T");
+    assert_eq!(refused("b = 0", RunSettings::without_replacement(10, 0, p)), "batch size");
+    assert_eq!(refused("T = 0, Poisson", RunSettings::poisson(0, 0.1, p)), "steps T");
+    let settings = RunSettings::poisson(10, 0.1, p).unwrap();
+    assert!(matches!(settings.clone().with_x0(vec![0.0, NAN]), Err(Error::NonFinite { what: "x0", index: 1 })));
+    let relation = settings.with_neighbouring(dpref::accounting::Neighbouring::ReplaceOne);
+    assert_eq!(relation.neighbouring, dpref::accounting::Neighbouring::ReplaceOne);
 }
 
 /// The fields stay public (struct update syntax), so a run checks them again before drawing any
@@ -238,18 +255,18 @@ fn samplers_are_validated_before_the_data() {
 fn a_run_checks_fields_set_after_construction() {
     let mut rng = Seeds::new(5).stream(dpref::rng::Stream::Data);
     let (data, _) = absolute_regression(50, 2, 0.1, &mut rng).unwrap();
-    let mut sgd = DpSgdConfig::new(5, 0.1, 1.0, 0.2, sigma(1.0)).unwrap();
-    sgd.learning_rate_eta = NAN;
-    assert_eq!(refused("eta NaN after new", sgd.run(&data, Loss::Absolute, Seeds::new(1))), "learning rate");
-    let mut sgd = DpSgdConfig::new(5, 0.1, 1.0, 0.2, sigma(1.0)).unwrap();
-    sgd.privacy = target(-1.0, 1e-5);
-    assert_eq!(refused("epsilon < 0 after new", sgd.run(&data, Loss::Absolute, Seeds::new(1))), "epsilon");
+    let mut cfg = sgd(0.1, 1.0, 5, 0.2, sigma(1.0)).unwrap();
+    cfg.learning_rate_eta = NAN;
+    assert_eq!(refused("eta NaN after new", cfg.run(&data, Loss::Absolute, Seeds::new(1))), "learning rate");
+    let mut cfg = sgd(0.1, 1.0, 5, 0.2, sigma(1.0)).unwrap();
+    cfg.settings.privacy = target(-1.0, 1e-5);
+    assert_eq!(refused("epsilon < 0 after new", cfg.run(&data, Loss::Absolute, Seeds::new(1))), "epsilon");
     let model = Glm::new(Loss::Absolute, 2).unwrap();
-    let mut mb = MinibatchConfig::new(Update::Sgd, 5, 0.1, 1.0, 0.2, sigma(1.0)).unwrap();
-    mb.batch_size_b = Some(0.0);
+    let mut mb = minibatch(Update::Sgd, 0.1, 1.0, 5, 0.2, sigma(1.0)).unwrap();
+    mb.settings.batch_size_b = Some(0.0);
     assert_eq!(refused("b = 0 after new", mb.run(&data, &model, Seeds::new(1))), "batch size b (normaliser)");
-    let mut gd = Algorithm1Config::new(Moments::Gd, 5, 0.1, 1.0, target(1.0, 1e-5)).unwrap();
-    gd.noise = Privacy::StdOnMean { std: NAN, report_delta: None };
+    let mut gd = algorithm1(Moments::Gd, 5, 0.1, 1.0, target(1.0, 1e-5)).unwrap();
+    gd.settings.privacy = Privacy::StdOnMean { std: NAN, report_delta: None };
     assert_eq!(refused("std NaN after new", gd.run(&data, &model, Seeds::new(1))), "noise std on the mean");
 }
 
@@ -260,22 +277,18 @@ fn a_std_on_the_mean_is_not_taken_for_a_multiplier() {
     let mut rng = Seeds::new(6).stream(dpref::rng::Stream::Data);
     let (data, _) = absolute_regression(40, 1, 0.1, &mut rng).unwrap();
     let std = Privacy::StdOnMean { std: 0.5, report_delta: Some(1e-5) };
-    let sgd = DpSgdConfig::new(3, 0.1, 1.0, 0.5, std).unwrap().with_batch_size_b(20.0).unwrap();
+    let settings = RunSettings::poisson(3, 0.5, std).unwrap().with_batch_size_b(20.0).unwrap();
+    let sgd = DpSgdConfig::new(0.1, 1.0, settings.clone()).unwrap();
     assert_eq!(refused("dp-sgd with a std", sgd.run(&data, Loss::Absolute, Seeds::new(2))), "privacy");
-    let mb = MinibatchConfig::new(Update::Sgd, 3, 0.1, 1.0, 0.5, std).unwrap().with_batch_size_b(20.0).unwrap();
+    let mb = MinibatchConfig::new(Update::Sgd, 0.1, 1.0, settings).unwrap();
     let model = Glm::new(Loss::Absolute, 1).unwrap();
     assert_eq!(refused("minibatch with a std", mb.run(&data, &model, Seeds::new(2))), "privacy");
     // DPAGD Algorithm 1 is stated with the std: both forms are accepted, and s on the mean is
     // the multiplier s·n/G on the sum (here n = 40, G = 1: the same run as multiplier 20).
-    let via_std = Algorithm1Config::new(Moments::Gd, 3, 0.1, 1.0, std).unwrap();
-    let via_multiplier = Algorithm1Config::new(
-        Moments::Gd,
-        3,
-        0.1,
-        1.0,
-        Privacy::NoiseMultiplier { sigma: 20.0, report_delta: Some(1e-5) },
-    )
-    .unwrap();
+    let via_std = algorithm1(Moments::Gd, 3, 0.1, 1.0, std).unwrap();
+    let via_multiplier =
+        algorithm1(Moments::Gd, 3, 0.1, 1.0, Privacy::NoiseMultiplier { sigma: 20.0, report_delta: Some(1e-5) })
+            .unwrap();
     let (a, b) =
         (via_std.run(&data, &model, Seeds::new(3)).unwrap(), via_multiplier.run(&data, &model, Seeds::new(3)).unwrap());
     for (x, y) in a.x.iter().zip(&b.x) {

@@ -16,6 +16,7 @@ use dpref::data::{
     Dataset, absolute_regression, absolute_regression_scales, parse_csv, parse_libsvm, read_csv, read_libsvm,
 };
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::AdaptiveMethod;
 use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
@@ -277,9 +278,9 @@ fn prop_loss_parse_and_check_labels() {
         assert!(loss.check_labels(&regression).is_ok());
     }
     // the algorithms call it before drawing anything
-    let cfg =
-        AdaptiveNoiseConfig::new(1, 1, 1.0, 1.0, 1.0, Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None })
-            .unwrap();
+    let run_settings =
+        RunSettings::poisson(1, 1.0, Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None }).unwrap();
+    let cfg = AdaptiveNoiseConfig::new(1, 1.0, 1.0, run_settings).unwrap();
     let r = AdaptiveMethod::Pagan.run(&regression, Loss::Logistic, &cfg, Seeds::new(0), &mut NoTrace);
     assert!(matches!(r, Err(Error::InvalidParameter { .. })), "{r:?}");
 }
@@ -453,10 +454,10 @@ fn prop_with_replacement_sampling_is_refused_for_privacy_claims() {
     let asks = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: Some(1e-5) };
     let no_claim = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
     for privacy in [target, asks, no_claim] {
-        let mut cfg = AdaptiveNoiseConfig::new(2, 3, 0.5, 1.0, 0.5, privacy).unwrap();
-        cfg.sampler = wr;
-        let mut sgd = DpSgdConfig::new(3, 0.1, 1.0, 0.5, privacy).unwrap();
-        sgd.sampler = wr;
+        let mut cfg = AdaptiveNoiseConfig::new(2, 0.5, 1.0, RunSettings::poisson(3, 0.5, privacy).unwrap()).unwrap();
+        cfg.settings.sampler = wr;
+        let mut sgd = DpSgdConfig::new(0.1, 1.0, RunSettings::poisson(3, 0.5, privacy).unwrap()).unwrap();
+        sgd.settings.sampler = wr;
         let runs = [
             AdaptiveMethod::Pasan.run(&data, Loss::Squared, &cfg, Seeds::new(1), &mut NoTrace),
             AdaptiveMethod::Pagan.run(&data, Loss::Squared, &cfg, Seeds::new(1), &mut NoTrace),

@@ -21,6 +21,7 @@ use dpref::bounds::dpagd::*;
 use dpref::data::Dataset;
 use dpref::model::nonconvex::{SMOOTHNESS_L, SeparableNonConvex};
 use dpref::optim::Privacy;
+use dpref::optim::RunSettings;
 use dpref::optim::Trace;
 use dpref::optim::dpagd::algorithm1::{Algorithm1Config, dpagd};
 use dpref::optim::dpagd::{MomentState, Moments};
@@ -82,15 +83,14 @@ fn run_and_measure(s: &Setting, data: &Dataset, support: &[f64], seed: u64) -> M
     let model = SeparableNonConvex { dim: s.p };
     let mut config = Algorithm1Config::new(
         s.moments,
-        s.steps_t,
         s.eta,
         model.gradient_bound(),
-        Privacy::StdOnMean { std: s.sigma, report_delta: None },
+        RunSettings::full_batch(s.steps_t, Privacy::StdOnMean { std: s.sigma, report_delta: None }).unwrap(),
     )
     .unwrap();
     config.nu = s.nu;
     config.lambda = s.lambda;
-    config.w1 = Some(s.w1.clone());
+    config.settings.x0 = Some(s.w1.clone());
     let mut trace = Trace::default();
     let run = dpagd(data, &model, &config, Seeds::new(seed), &mut trace).unwrap();
     let t = s.steps_t as usize;

@@ -11,6 +11,7 @@ use dpref::data::sparse::{SparseDataset, bag_of_words};
 use dpref::loss::Loss;
 use dpref::model::{GradientOracle, SparseGlm};
 use dpref::optim::Run;
+use dpref::optim::RunSettings;
 use dpref::optim::dp2::algorithm1::{Dp2Config, NoiseOrder, dp2};
 use dpref::optim::dp2::extra_query::dp2_extra_query;
 use dpref::optim::dp2::{Preconditioner, is_sgd_step, replay_preconditioners};
@@ -35,7 +36,14 @@ fn sigma(s: f64) -> Privacy {
 }
 
 fn config(pre: Preconditioner, t: u64, s1: u64, s2: u64, privacy: Privacy) -> Dp2Config {
-    Dp2Config::new(pre, t, (s1, s2), (0.5, 0.05), (1.0, 3.0), 0.1, privacy).unwrap().with_batch_size_b(20.0).unwrap()
+    Dp2Config::new(
+        pre,
+        (s1, s2),
+        (0.5, 0.05),
+        (1.0, 3.0),
+        RunSettings::poisson(t, 0.1, privacy).unwrap().with_batch_size_b(20.0).unwrap(),
+    )
+    .unwrap()
 }
 
 fn run(data: &SparseDataset, cfg: &Dp2Config, seed: u64) -> (Run, Trace) {
@@ -239,11 +247,9 @@ fn p8_noise_calibration_per_phase() {
     let mut stats = [0.0f64; 4]; // SGD, adaptive (DP²), SGD (variant 2), adaptive (variant 2)
     for r in 0..80u64 {
         for (k, order) in [NoiseOrder::PreconditionFirst, NoiseOrder::NoiseFirst].into_iter().enumerate() {
-            let mut cfg = Dp2Config::new(RMS, 20, (5, 5), (0.1, 0.1), (c1, c2), 1.0, sigma(sig))
-                .unwrap()
-                .with_batch_size_b(b)
-                .unwrap();
-            cfg.sampler = BatchSampler::Full;
+            let run_settings = RunSettings::poisson(20, 1.0, sigma(sig)).unwrap().with_batch_size_b(b).unwrap();
+            let mut cfg = Dp2Config::new(RMS, (5, 5), (0.1, 0.1), (c1, c2), run_settings).unwrap();
+            cfg.settings.sampler = BatchSampler::Full;
             cfg.noise_order = order;
             let mut trace = Trace::default();
             dp2(&oracle, &cfg, Seeds::new(1000 + r), &mut trace).unwrap();
@@ -287,11 +293,9 @@ fn p9_averaged_pseudo_gradient_has_variance_sigma2_c2_over_s_b2() {
     let var = sig * sig * c1 * c1 / (s1 as f64 * b * b);
     let mut stat = 0.0;
     for r in 0..300u64 {
-        let mut cfg = Dp2Config::new(RMS, s1 + 1, (s1, 1), (1e-3, 1e-3), (c1, 10.0), 1.0, sigma(sig))
-            .unwrap()
-            .with_batch_size_b(b)
-            .unwrap();
-        cfg.sampler = BatchSampler::Full;
+        let run_settings = RunSettings::poisson(s1 + 1, 1.0, sigma(sig)).unwrap().with_batch_size_b(b).unwrap();
+        let mut cfg = Dp2Config::new(RMS, (s1, 1), (1e-3, 1e-3), (c1, 10.0), run_settings).unwrap();
+        cfg.settings.sampler = BatchSampler::Full;
         let mut trace = Trace::default();
         dp2(&oracle, &cfg, Seeds::new(50 + r), &mut trace).unwrap();
         for j in 0..p {
@@ -366,11 +370,9 @@ fn p10_p11_limits_and_degenerate_delays() {
         })
         .collect();
     for (s1, s2) in [(3u64, 2u64), (1, 4)] {
-        let mut cfg = Dp2Config::new(RMS, 17, (s1, s2), (0.5, 0.02), (f64::INFINITY, f64::INFINITY), 1.0, sigma(0.0))
-            .unwrap()
-            .with_batch_size_b(40.0)
-            .unwrap();
-        cfg.sampler = BatchSampler::Full;
+        let run_settings = RunSettings::poisson(17, 1.0, sigma(0.0)).unwrap().with_batch_size_b(40.0).unwrap();
+        let mut cfg = Dp2Config::new(RMS, (s1, s2), (0.5, 0.02), (f64::INFINITY, f64::INFINITY), run_settings).unwrap();
+        cfg.settings.sampler = BatchSampler::Full;
         cfg.eps_adapt = 1e-3;
         let (r, _) = run(&data, &cfg, 1);
         let expected = delayed_rmsprop_reference(&dense, data.labels(), 17, s1, s2, (0.5, 0.02), 1e-3);
@@ -380,12 +382,11 @@ fn p10_p11_limits_and_degenerate_delays() {
     }
     // s1 >= T: DP-SGD bit for bit
     let oracle = SparseGlm { loss: Loss::Logistic, data: &data };
-    let cfg = Dp2Config::new(RMS, 25, (25, 3), (0.3, 0.01), (1.0, 2.0), 0.2, sigma(1.1))
-        .unwrap()
-        .with_batch_size_b(8.0)
-        .unwrap();
+    let run_settings = RunSettings::poisson(25, 0.2, sigma(1.1)).unwrap().with_batch_size_b(8.0).unwrap();
+    let cfg = Dp2Config::new(RMS, (25, 3), (0.3, 0.01), (1.0, 2.0), run_settings).unwrap();
     let a = dp2(&oracle, &cfg, Seeds::new(3), &mut NoTrace).unwrap();
-    let sgd = MinibatchConfig::new(Update::Sgd, 25, 0.3, 1.0, 0.2, sigma(1.1)).unwrap().with_batch_size_b(8.0).unwrap();
+    let run_settings = RunSettings::poisson(25, 0.2, sigma(1.1)).unwrap().with_batch_size_b(8.0).unwrap();
+    let sgd = MinibatchConfig::new(Update::Sgd, 0.3, 1.0, run_settings).unwrap();
     let b = dp_minibatch_on(&oracle, &sgd, Seeds::new(3), &mut NoTrace).unwrap();
     assert_eq!(bits(&a.x), bits(&b.x));
     assert_eq!(a.events, b.events);
@@ -402,11 +403,9 @@ fn p12_closed_form_linear_trajectory() {
     let data = SparseDataset::from_rows(&rows, vec![1.0; 5], 4).unwrap();
     let (s1, s2, t_steps, a1, a2, eps) = (3u64, 4u64, 26u64, 0.1, 0.01, 1e-3);
     for pre in [RMS, Preconditioner::AdaGrad] {
-        let mut cfg = Dp2Config::new(pre, t_steps, (s1, s2), (a1, a2), (f64::INFINITY, f64::INFINITY), 1.0, sigma(0.0))
-            .unwrap()
-            .with_batch_size_b(5.0)
-            .unwrap();
-        cfg.sampler = BatchSampler::Full;
+        let run_settings = RunSettings::poisson(t_steps, 1.0, sigma(0.0)).unwrap().with_batch_size_b(5.0).unwrap();
+        let mut cfg = Dp2Config::new(pre, (s1, s2), (a1, a2), (f64::INFINITY, f64::INFINITY), run_settings).unwrap();
+        cfg.settings.sampler = BatchSampler::Full;
         cfg.eps_adapt = eps;
         let r = dp2(&SparseGlm { loss: Loss::Linear, data: &data }, &cfg, Seeds::new(0), &mut NoTrace).unwrap();
         let mut expected = [0.0; 4];
@@ -464,14 +463,14 @@ fn p14_privacy_cost_is_dp_sgd_s_and_variant1_pays_more() {
         (Preconditioner::Yogi { beta: 0.5 }, 13, 2, (1.0, 1.0), (3.0, 0.5), NoiseOrder::NoiseFirst),
         (Preconditioner::RmsProp { beta: 0.99 }, 40, 1, (0.2, 0.2), (1.0, 1.0), NoiseOrder::PreconditionFirst),
     ] {
-        let mut cfg =
-            Dp2Config::new(pre, t, (s1, s2), lr, clips, q, sigma(sig)).unwrap().with_batch_size_b(20.0).unwrap();
+        let run_settings = RunSettings::poisson(t, q, sigma(sig)).unwrap().with_batch_size_b(20.0).unwrap();
+        let mut cfg = Dp2Config::new(pre, (s1, s2), lr, clips, run_settings).unwrap();
         cfg.noise_order = order;
         let r = dp2(&oracle, &cfg, Seeds::new(1), &mut NoTrace).unwrap();
         assert_eq!(r.privacy.epsilon, Some(dp_sgd), "{pre:?} s1 {s1} s2 {s2}");
     }
-    let cfg =
-        Dp2Config::new(RMS, t, (4, 4), (0.1, 0.1), (1.0, 1.0), q, sigma(sig)).unwrap().with_batch_size_b(20.0).unwrap();
+    let run_settings = RunSettings::poisson(t, q, sigma(sig)).unwrap().with_batch_size_b(20.0).unwrap();
+    let cfg = Dp2Config::new(RMS, (4, 4), (0.1, 0.1), (1.0, 1.0), run_settings).unwrap();
     let v1 = dp2_extra_query(&oracle, &cfg, Seeds::new(1), &mut NoTrace).unwrap().privacy.epsilon.unwrap();
     assert!(v1 > dp_sgd, "variant 1 {v1} <= DP2 {dp_sgd}");
     let scheme = SamplingScheme::Poisson { q };
@@ -485,8 +484,10 @@ fn p14_privacy_cost_is_dp_sgd_s_and_variant1_pays_more() {
     assert!((v1 - composed).abs() <= 1e-12 * composed, "{v1} vs {composed} (same events, summed in another order)");
     // a target is met from below by the calibrated σ, for Algorithm 1 and for variant 1
     let target = Privacy::Target { epsilon: 2.0, delta };
-    let a = dp2(&oracle, &Dp2Config { privacy: target, ..cfg.clone() }, Seeds::new(2), &mut NoTrace).unwrap();
-    let b = dp2_extra_query(&oracle, &Dp2Config { privacy: target, ..cfg }, Seeds::new(2), &mut NoTrace).unwrap();
+    let mut targeted = cfg;
+    targeted.settings.privacy = target;
+    let a = dp2(&oracle, &targeted, Seeds::new(2), &mut NoTrace).unwrap();
+    let b = dp2_extra_query(&oracle, &targeted, Seeds::new(2), &mut NoTrace).unwrap();
     for e in [a.privacy.epsilon.unwrap(), b.privacy.epsilon.unwrap()] {
         assert!((1.98..=2.0).contains(&e), "{e}");
     }
@@ -523,7 +524,7 @@ fn adaptive_release(cfg: Dp2Config) -> impl Mechanism<Input = SparseDataset, Out
         let mut trace = Trace::default();
         let oracle = SparseGlm { loss: Loss::Linear, data };
         dp2(&oracle, &cfg, Seeds::new(rng.next_u64()), &mut trace).expect("invariant: valid");
-        trace.noisy_gradients[1][0] * cfg.batch_size_b.unwrap() / cfg.clip_adaptive_c2
+        trace.noisy_gradients[1][0] * cfg.settings.batch_size_b.unwrap() / cfg.clip_adaptive_c2
     })
 }
 
@@ -543,9 +544,9 @@ fn p16_canary_audit_of_dp2_rmsprop() {
     canary_rows.push(vec![(0, 1e6)]);
     let d2 = SparseDataset::from_rows(&canary_rows, vec![1.0; 10], 2).unwrap();
     let (c1, c2, sig, delta) = (0.25, 3.0, 1.5, 1e-5);
-    let mut cfg =
-        Dp2Config::new(RMS, 2, (1, 1), (0.1, 0.1), (c1, c2), 1.0, sigma(sig)).unwrap().with_batch_size_b(9.0).unwrap();
-    cfg.sampler = BatchSampler::Full;
+    let run_settings = RunSettings::poisson(2, 1.0, sigma(sig)).unwrap().with_batch_size_b(9.0).unwrap();
+    let mut cfg = Dp2Config::new(RMS, (1, 1), (0.1, 0.1), (c1, c2), run_settings).unwrap();
+    cfg.settings.sampler = BatchSampler::Full;
     let accounted = dp2(&SparseGlm { loss: Loss::Linear, data: &d }, &cfg, Seeds::new(0), &mut NoTrace)
         .unwrap()
         .privacy
@@ -562,7 +563,9 @@ fn p16_canary_audit_of_dp2_rmsprop() {
     assert!(design_twin > accounted, "the twin's design {design_twin} does not exceed {accounted}");
     let correct = audit(cfg.clone());
     assert!(correct <= accounted, "certified {correct} > accounted {accounted}");
-    let broken = audit(Dp2Config { privacy: sigma(sig * c1 / c2), ..cfg });
+    let mut twin = cfg;
+    twin.settings.privacy = sigma(sig * c1 / c2);
+    let broken = audit(twin);
     assert!(broken > accounted, "sigma*C1 twin not flagged: {broken} <= {accounted}");
     eprintln!("accounted {accounted:.4}, certified {correct:.4}, broken twin {broken:.4}");
 }
@@ -619,11 +622,9 @@ fn p18_expected_noise_d_norm() {
     let (mut x, mut x_d2) = (0.0, 0.0);
     let mut weights = Vec::new();
     for r in 0..150u64 {
-        let mut cfg = Dp2Config::new(RMS, 24, (4, 4), (0.1, 0.1), (c1, c2), 1.0, sigma(sig))
-            .unwrap()
-            .with_batch_size_b(b)
-            .unwrap();
-        cfg.sampler = BatchSampler::Full;
+        let run_settings = RunSettings::poisson(24, 1.0, sigma(sig)).unwrap().with_batch_size_b(b).unwrap();
+        let mut cfg = Dp2Config::new(RMS, (4, 4), (0.1, 0.1), (c1, c2), run_settings).unwrap();
+        cfg.settings.sampler = BatchSampler::Full;
         cfg.eps_adapt = 0.05;
         let mut trace = Trace::default();
         dp2(&oracle, &cfg, Seeds::new(7000 + r), &mut trace).unwrap();

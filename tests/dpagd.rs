@@ -9,6 +9,7 @@ use dpref::data::Dataset;
 use dpref::loss::Loss;
 use dpref::model::nonconvex::SeparableNonConvex;
 use dpref::model::{Glm, Model};
+use dpref::optim::RunSettings;
 use dpref::optim::dpagd::algorithm1::{Algorithm1Config, dpagd};
 use dpref::optim::dpagd::minibatch::{MinibatchConfig, Update, UpdateState, dp_minibatch};
 use dpref::optim::dpagd::{MomentState, Moments};
@@ -54,8 +55,13 @@ fn prop_dpagd_adam_with_beta1_zero_is_rmsprop() {
     let data = nonconvex_data(n, p, 1);
     let model = SeparableNonConvex { dim: p };
     for lambda in [0.05, f64::INFINITY] {
-        let mut rms =
-            Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 25, 0.05, model.gradient_bound(), std(0.3)).unwrap();
+        let mut rms = Algorithm1Config::new(
+            Moments::RmsProp { beta2: 0.9 },
+            0.05,
+            model.gradient_bound(),
+            RunSettings::full_batch(25, std(0.3)).unwrap(),
+        )
+        .unwrap();
         rms.nu = 1e-3;
         rms.lambda = lambda;
         let adam = Algorithm1Config { moments: Moments::Adam { beta1: 0.0, beta2: 0.9 }, ..rms.clone() };
@@ -93,10 +99,12 @@ fn prop_dpagd_without_noise_matches_the_closed_form_moments() {
         (Moments::Adam { beta1: 0.7, beta2: 0.95 }, 0.01, f64::INFINITY),
     ];
     for (moments, nu, lambda) in cases {
-        let mut cfg = Algorithm1Config::new(moments, t_steps, 0.1, f64::INFINITY, std(0.0)).unwrap();
+        let mut cfg =
+            Algorithm1Config::new(moments, 0.1, f64::INFINITY, RunSettings::full_batch(t_steps, std(0.0)).unwrap())
+                .unwrap();
         cfg.nu = nu;
         cfg.lambda = lambda;
-        cfg.w1 = Some(vec![0.3, -0.2, 1.5, 0.0]);
+        cfg.settings.x0 = Some(vec![0.3, -0.2, 1.5, 0.0]);
         let (_, trace) = run(&model, &data, &cfg, 4);
         let (b1, b2) = match moments {
             Moments::Gd => (0.0, 0.0),
@@ -153,7 +161,9 @@ fn prop_dpagd_step_norm_is_bounded_by_eta_m_over_nu() {
     let model = SeparableNonConvex { dim: p };
     let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
     for moments in [Moments::Gd, Moments::RmsProp { beta2: 0.99 }, Moments::Adam { beta1: 0.9, beta2: 0.99 }] {
-        let mut cfg = Algorithm1Config::new(moments, 30, 0.2, model.gradient_bound(), std(0.5)).unwrap();
+        let mut cfg =
+            Algorithm1Config::new(moments, 0.2, model.gradient_bound(), RunSettings::full_batch(30, std(0.5)).unwrap())
+                .unwrap();
         if moments != Moments::Gd {
             cfg.nu = 0.05;
             cfg.lambda = 2.0;
@@ -213,7 +223,9 @@ fn prop_dpagd_iterates_are_invariant_to_loss_scaling() {
     let base = SeparableNonConvex { dim: p };
     for moments in [Moments::RmsProp { beta2: 0.9 }, Moments::Adam { beta1: 0.8, beta2: 0.99 }] {
         let mk = |c: f64| {
-            let mut cfg = Algorithm1Config::new(moments, 20, 0.05, 0.5 * c, std(0.2 * c)).unwrap();
+            let mut cfg =
+                Algorithm1Config::new(moments, 0.05, 0.5 * c, RunSettings::full_batch(20, std(0.2 * c)).unwrap())
+                    .unwrap();
             cfg.nu = 0.01 * c;
             cfg.lambda = 0.3 * c * c;
             cfg
@@ -238,7 +250,13 @@ fn prop_dpagd_is_permutation_invariant() {
     let f: Vec<f64> = perm.iter().flat_map(|&i| data.row(i).to_vec()).collect();
     let permuted = Dataset::new(f, vec![0.0; n], p).unwrap();
     let model = SeparableNonConvex { dim: p };
-    let mut cfg = Algorithm1Config::new(Moments::Adam { beta1: 0.9, beta2: 0.99 }, 30, 0.05, 1.0, std(0.1)).unwrap();
+    let mut cfg = Algorithm1Config::new(
+        Moments::Adam { beta1: 0.9, beta2: 0.99 },
+        0.05,
+        1.0,
+        RunSettings::full_batch(30, std(0.1)).unwrap(),
+    )
+    .unwrap();
     cfg.nu = 1e-3;
     let (_, a) = run(&model, &data, &cfg, 10);
     let (_, b) = run(&model, &permuted, &cfg, 10);
@@ -255,15 +273,16 @@ fn prop_dpagd_same_seed_same_bits_and_data_independent_noise() {
     let (p, n) = (3, 15);
     let (d1, d2) = (nonconvex_data(n, p, 11), nonconvex_data(n, p, 12));
     let model = SeparableNonConvex { dim: p };
-    let mut cfg = Algorithm1Config::new(Moments::Gd, 10, 0.1, 10.0, std(0.7)).unwrap();
-    cfg.w1 = Some(vec![0.5; p]);
+    let mut cfg =
+        Algorithm1Config::new(Moments::Gd, 0.1, 10.0, RunSettings::full_batch(10, std(0.7)).unwrap()).unwrap();
+    cfg.settings.x0 = Some(vec![0.5; p]);
     let (r1, t1) = run(&model, &d1, &cfg, 13);
     let (r2, t2) = run(&model, &d1, &cfg, 13);
     assert_eq!((bits2(&t1.noisy_gradients), bits(&r1.x)), (bits2(&t2.noisy_gradients), bits(&r2.x)));
     let (_, t3) = run(&model, &d1, &cfg, 14);
     assert_ne!(bits2(&t1.noisy_gradients), bits2(&t3.noisy_gradients));
     // one step from the same w_1: noise = release − exact mean gradient, equal on both datasets
-    let one = Algorithm1Config { steps_t: 1, ..cfg.clone() };
+    let one = Algorithm1Config { settings: RunSettings { steps_t: 1, ..cfg.settings.clone() }, ..cfg.clone() };
     let mean_grad = |d: &Dataset| -> Vec<f64> {
         let mut acc = vec![0.0; p];
         let mut g = vec![0.0; p];
@@ -295,7 +314,9 @@ fn stat_dpagd_output_index_is_uniform() {
     // w_t = −2.5(t − 1) are distinct, so the returned value names its index
     let data = Dataset::new(vec![1.0, 2.0, 3.0, 4.0], vec![1.0; n], p).unwrap();
     let model = Glm::new(Loss::Linear, 1).unwrap();
-    let cfg = Algorithm1Config::new(Moments::Gd, t_steps, 1.0, f64::INFINITY, std(0.0)).unwrap();
+    let cfg =
+        Algorithm1Config::new(Moments::Gd, 1.0, f64::INFINITY, RunSettings::full_batch(t_steps, std(0.0)).unwrap())
+            .unwrap();
     let mut counts = [0u64; 5];
     let runs = 6000u64;
     for s in 0..runs {
@@ -316,7 +337,9 @@ fn stat_dpagd_output_index_is_uniform() {
 fn prop_dpagd_rejects_invalid_settings() {
     let data = nonconvex_data(10, 2, 1);
     let model = SeparableNonConvex { dim: 2 };
-    let ok = Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 5, 0.1, 1.0, std(0.1)).unwrap();
+    let ok =
+        Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, 0.1, 1.0, RunSettings::full_batch(5, std(0.1)).unwrap())
+            .unwrap();
     let bad = [
         Algorithm1Config { nu: 0.0, ..ok.clone() },
         Algorithm1Config { lambda: 0.0, ..ok.clone() },
@@ -324,16 +347,25 @@ fn prop_dpagd_rejects_invalid_settings() {
         Algorithm1Config { moments: Moments::RmsProp { beta2: 1.0 }, ..ok.clone() },
         Algorithm1Config { moments: Moments::Adam { beta1: 1.0, beta2: 0.9 }, ..ok.clone() },
         Algorithm1Config { moments: Moments::Gd, ..ok.clone() },
-        Algorithm1Config { steps_t: 0, ..ok.clone() },
+        Algorithm1Config { settings: RunSettings { steps_t: 0, ..ok.settings.clone() }, ..ok.clone() },
         Algorithm1Config { step_size_eta: -1.0, ..ok.clone() },
         Algorithm1Config { gradient_bound_g: 0.0, ..ok.clone() },
-        Algorithm1Config { noise: std(-1.0), ..ok.clone() },
-        Algorithm1Config { noise: Privacy::StdOnMean { std: 1.0, report_delta: Some(2.0) }, ..ok.clone() },
-        Algorithm1Config { w1: Some(vec![f64::NAN, 0.0]), ..ok.clone() },
-        Algorithm1Config { w1: Some(vec![0.0]), ..ok.clone() },
+        Algorithm1Config { settings: RunSettings { privacy: std(-1.0), ..ok.settings.clone() }, ..ok.clone() },
+        Algorithm1Config {
+            settings: RunSettings {
+                privacy: Privacy::StdOnMean { std: 1.0, report_delta: Some(2.0) },
+                ..ok.settings.clone()
+            },
+            ..ok.clone()
+        },
+        Algorithm1Config {
+            settings: RunSettings { x0: Some(vec![f64::NAN, 0.0]), ..ok.settings.clone() },
+            ..ok.clone()
+        },
+        Algorithm1Config { settings: RunSettings { x0: Some(vec![0.0]), ..ok.settings.clone() }, ..ok.clone() },
         Algorithm1Config {
             gradient_bound_g: f64::INFINITY,
-            noise: Privacy::Target { epsilon: 1.0, delta: 1e-5 },
+            settings: RunSettings { privacy: Privacy::Target { epsilon: 1.0, delta: 1e-5 }, ..ok.settings.clone() },
             ..ok.clone()
         },
     ];
@@ -345,9 +377,12 @@ fn prop_dpagd_rejects_invalid_settings() {
         );
     }
     // add/remove with the private n as normaliser is refused
-    let ar = Algorithm1Config { neighbouring: Neighbouring::AddRemove, ..ok.clone() };
+    let ar = Algorithm1Config {
+        settings: RunSettings { neighbouring: Neighbouring::AddRemove, ..ok.settings.clone() },
+        ..ok.clone()
+    };
     assert!(matches!(dpagd(&data, &model, &ar, Seeds::new(0), &mut NoTrace), Err(dpref::Error::Unsupported { .. })));
-    let declared = Algorithm1Config { dataset_size_n: Some(10.0), ..ar };
+    let declared = Algorithm1Config { settings: RunSettings { batch_size_b: Some(10.0), ..ar.settings.clone() }, ..ar };
     assert!(dpagd(&data, &model, &declared, Seeds::new(0), &mut NoTrace).is_ok());
 }
 
@@ -366,10 +401,9 @@ fn prop_dpagd_target_is_met_from_below_and_sigma_is_absolute() {
     for (eps, t_steps) in [(0.5, 10u64), (2.0, 100), (8.0, 7)] {
         let cfg = Algorithm1Config::new(
             Moments::Gd,
-            t_steps,
             0.1,
             model.gradient_bound(),
-            Privacy::Target { epsilon: eps, delta: 1e-5 },
+            RunSettings::full_batch(t_steps, Privacy::Target { epsilon: eps, delta: 1e-5 }).unwrap(),
         )
         .unwrap();
         let r = dpagd(&data, &model, &cfg, Seeds::new(1), &mut NoTrace).unwrap();
@@ -450,9 +484,14 @@ fn audit_dpagd_full_batch_is_gdp_and_flags_broken_variants() {
     let model = Glm::new(Loss::Linear, 2).unwrap();
     let (delta, beta, runs) = (1e-3, 1e-7, 500_000usize);
     let mu = 0.5;
-    let cfg = Algorithm1Config::new(Moments::Gd, 4, 0.1, 1.0, std(0.8)).unwrap();
-    let reporting =
-        Algorithm1Config { noise: Privacy::StdOnMean { std: 0.8, report_delta: Some(delta) }, ..cfg.clone() };
+    let cfg = Algorithm1Config::new(Moments::Gd, 0.1, 1.0, RunSettings::full_batch(4, std(0.8)).unwrap()).unwrap();
+    let reporting = Algorithm1Config {
+        settings: RunSettings {
+            privacy: Privacy::StdOnMean { std: 0.8, report_delta: Some(delta) },
+            ..cfg.settings.clone()
+        },
+        ..cfg.clone()
+    };
     let (d, d2) = linear_pair(1.0);
     let accounted = dpagd(&d, &model, &reporting, Seeds::new(0), &mut NoTrace).unwrap().privacy.epsilon.unwrap();
     let design = |m: f64| common::audit_design::design_bound_gaussian(runs as u64, m, beta, delta);
@@ -470,7 +509,11 @@ fn audit_dpagd_full_batch_is_gdp_and_flags_broken_variants() {
     let correct = audit(cfg.clone(), &d, &d2);
     assert!(correct <= accounted, "certified {correct} > accounted {accounted}");
     assert!(correct >= 0.5 * accounted, "certified {correct} < half of accounted {accounted}");
-    let under_noised = audit(Algorithm1Config { noise: std(0.8 / 3.0), ..cfg.clone() }, &d, &d2);
+    let under_noised = audit(
+        Algorithm1Config { settings: RunSettings { privacy: std(0.8 / 3.0), ..cfg.settings.clone() }, ..cfg.clone() },
+        &d,
+        &d2,
+    );
     assert!(under_noised > accounted, "noise/3 not flagged: {under_noised} <= {accounted}");
     let (big, big2) = linear_pair(5.0);
     let unclipped = audit(Algorithm1Config { gradient_bound_g: f64::INFINITY, ..cfg }, &big, &big2);
@@ -495,14 +538,13 @@ fn prop_minibatch_adam_without_noise_is_torch_adam() {
     let model = SeparableNonConvex { dim: p };
     let cfg = MinibatchConfig::new(
         Update::adam(),
-        15,
         0.01,
         f64::INFINITY,
-        1.0,
-        Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None },
+        RunSettings::poisson(15, 1.0, Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None })
+            .unwrap()
+            .with_batch_size_b(n as f64)
+            .unwrap(),
     )
-    .unwrap()
-    .with_batch_size_b(n as f64)
     .unwrap();
     let mut t = Trace::default();
     dp_minibatch(&data, &model, &cfg, Seeds::new(1), &mut t).unwrap();
@@ -552,13 +594,15 @@ fn prop_minibatch_events_and_normaliser() {
     let data = nonconvex_data(n, p, 41);
     let model = SeparableNonConvex { dim: p };
     let target = Privacy::Target { epsilon: 1.0, delta: 1e-5 };
-    let cfg = MinibatchConfig::new(Update::rmsprop(), 50, 0.01, 1.0, 0.1, target).unwrap();
+    let cfg =
+        MinibatchConfig::new(Update::rmsprop(), 0.01, 1.0, RunSettings::poisson(50, 0.1, target).unwrap()).unwrap();
     assert!(matches!(
         dp_minibatch(&data, &model, &cfg, Seeds::new(0), &mut NoTrace),
         Err(dpref::Error::Unsupported { .. })
     ));
-    let r = dp_minibatch(&data, &model, &cfg.clone().with_batch_size_b(10.0).unwrap(), Seeds::new(0), &mut NoTrace)
-        .unwrap();
+    let mut declared = cfg.clone();
+    declared.settings = declared.settings.with_batch_size_b(10.0).unwrap();
+    let r = dp_minibatch(&data, &model, &declared, Seeds::new(0), &mut NoTrace).unwrap();
     let eps = r.privacy.epsilon.unwrap();
     assert!((0.99..=1.0).contains(&eps), "{eps}");
     assert_eq!(r.events.len(), 50);

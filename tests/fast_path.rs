@@ -5,6 +5,7 @@
 use dpref::data::Dataset;
 use dpref::geometry::{Domain, EllipsoidProjection};
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use dpref::optim::{GradientEngine, Privacy, Trace};
@@ -47,7 +48,7 @@ proptest! {
         let data = logistic(300, d, seed);
         let privacy = Privacy::NoiseMultiplier { sigma, report_delta: None };
         let run_dp = |engine| {
-            let mut cfg = DpSgdConfig::new(10, 0.3, clip, 0.2, privacy).unwrap().with_batch_size_b(60.0).unwrap();
+            let mut cfg = DpSgdConfig::new(0.3, clip, RunSettings::poisson(10, 0.2, privacy).unwrap().with_batch_size_b(60.0).unwrap()).unwrap();
             cfg.engine = engine;
             cfg.domain = Domain::L2Ball { radius: 3.0 };
             let mut t = Trace::default();
@@ -58,7 +59,7 @@ proptest! {
         let c: Vec<f64> = (0..d).map(|j| 1.0 + j as f64).collect();
         for projection in [EllipsoidProjection::Radial, EllipsoidProjection::Euclidean] {
             let run = |engine, adagrad: bool| {
-                let mut cfg = AdaptiveNoiseConfig::new(d, 10, 0.5, clip, 0.2, privacy).unwrap().with_batch_size_b(60.0).unwrap();
+                let mut cfg = AdaptiveNoiseConfig::new(d, 0.5, clip, RunSettings::poisson(10, 0.2, privacy).unwrap().with_batch_size_b(60.0).unwrap()).unwrap();
                 cfg.ellipsoid_c = c.clone();
                 cfg.projection = projection;
                 cfg.engine = engine;
@@ -90,7 +91,7 @@ fn fast_path_differential_test_detects_a_missing_clip() {
     let data = logistic(300, 5, 1);
     let privacy = Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None };
     let run = |clip: f64| {
-        let cfg = DpSgdConfig::new(3, 0.3, clip, 0.5, privacy).unwrap();
+        let cfg = DpSgdConfig::new(0.3, clip, RunSettings::poisson(3, 0.5, privacy).unwrap()).unwrap();
         let mut t = Trace::default();
         dp_sgd(&data, Loss::Logistic, &DpSgdConfig { engine: GradientEngine::GlmFast, ..cfg }, Seeds::new(2), &mut t)
             .unwrap();

@@ -9,6 +9,7 @@ use common::golden::{round, rounded, run_summary, snapshot};
 
 use dpref::data::l1_problems::{LeastSquaresL1, LinearSigns};
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::l1::{
     EntropicSmdConfig, FrankWolfeConfig, FwPrivacy, Geometry, LocalizedConfig, LpMirrorDescentConfig, MirrorMap,
     NoisyMirrorDescentConfig, Polytope, entropic_smd, noisy_mirror_descent,
@@ -28,7 +29,9 @@ fn golden_noisy_mirror_descent_pnorm_and_entropic() {
     let l = problem.lipschitz_l1(1.0);
     let target = Privacy::Target { epsilon: 2.0, delta: 1e-5 };
     for (name, map) in [("l1_nmd_pnorm", MirrorMap::PNorm { p: 1.5 }), ("l1_nmd_entropic", MirrorMap::Entropic)] {
-        let mut cfg = NoisyMirrorDescentConfig::new(20, 1.0, l, 32, map, target).unwrap();
+        let mut cfg =
+            NoisyMirrorDescentConfig::new(1.0, l, map, RunSettings::without_replacement(20, 32, target).unwrap())
+                .unwrap();
         cfg.step_size_eta = Some(0.05);
         let run = noisy_mirror_descent(&problem.data, Loss::Squared, &cfg, Seeds::new(5), &mut NoTrace).unwrap();
         snapshot(name, run_summary(&run));
@@ -82,7 +85,8 @@ fn golden_localized_and_lp_mirror_descent() {
             }),
         );
     }
-    let cfg = LpMirrorDescentConfig::new(20, 1.5, 1.0, l, 32, target).unwrap();
+    let cfg =
+        LpMirrorDescentConfig::new(1.5, 1.0, l, RunSettings::without_replacement(20, 32, target).unwrap()).unwrap();
     let run = cfg.run(&problem.data, Loss::Squared, Seeds::new(9)).unwrap();
     snapshot("l1_lp_mirror_descent", run_summary(&run));
 }

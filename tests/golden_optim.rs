@@ -12,9 +12,8 @@ use dpref::geometry::{Domain, EllipsoidProjection};
 use dpref::loss::Loss;
 use dpref::model::Mlp;
 use dpref::model::nonconvex::SeparableNonConvex;
-use dpref::optim::adaptive_noise::biased::{
-    StepRule, TemplateConfig, biased_adagrad, biased_sgd, mean_estimate, no_noise,
-};
+use dpref::optim::RunSettings;
+use dpref::optim::adaptive_noise::biased::{StepRule, Template, TemplateConfig, mean_estimate, no_noise};
 use dpref::optim::adaptive_noise::second_moment::{MomentNoise, SecondMomentConfig, private_second_moments};
 use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
@@ -36,7 +35,9 @@ fn target() -> Privacy {
 
 #[test]
 fn golden_optim_dp_sgd() {
-    let mut cfg = DpSgdConfig::new(20, 0.2, 1.0, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
+    let mut cfg =
+        DpSgdConfig::new(0.2, 1.0, RunSettings::poisson(20, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap())
+            .unwrap();
     cfg.domain = Domain::Box { radius: 1.0 };
     snapshot("dp_sgd", run_summary(&dp_sgd(&data(), Loss::Absolute, &cfg, Seeds::new(1), &mut NoTrace).unwrap()));
 }
@@ -44,7 +45,8 @@ fn golden_optim_dp_sgd() {
 #[test]
 fn golden_optim_pasan_and_pagan() {
     let d = data();
-    let mut cfg = AdaptiveNoiseConfig::new(5, 20, 0.5, 1.5, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
+    let run_settings = RunSettings::poisson(20, 0.1, target()).unwrap().with_batch_size_b(20.0).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(5, 0.5, 1.5, run_settings).unwrap();
     cfg.ellipsoid_c = vec![1.0, 4.0, 9.0, 16.0, 25.0];
     cfg.domain = Domain::Box { radius: 1.0 };
     snapshot(
@@ -89,21 +91,13 @@ fn golden_optim_biased_templates() {
         output: OutputPoint::AverageFromOne,
         x0: None,
     };
-    let sgd = biased_sgd(
-        &d,
-        Loss::Absolute,
-        &cfg,
-        StepRule::AdaGradNorm { alpha: 0.5 },
-        Seeds::new(6),
-        &mut NoTrace,
-        &mut mean_estimate,
-        &mut no_noise,
-    )
-    .unwrap();
+    let sgd = Template::BiasedSgd(StepRule::AdaGradNorm { alpha: 0.5 })
+        .run(&d, Loss::Absolute, &cfg, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise)
+        .unwrap();
     snapshot("biased_sgd", run_summary(&sgd));
-    let ada =
-        biased_adagrad(&d, Loss::Absolute, &cfg, 2.0, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise)
-            .unwrap();
+    let ada = Template::BiasedAdaGrad { alpha: 2.0 }
+        .run(&d, Loss::Absolute, &cfg, Seeds::new(6), &mut NoTrace, &mut mean_estimate, &mut no_noise)
+        .unwrap();
     snapshot("biased_adagrad", run_summary(&ada));
 }
 
@@ -121,12 +115,14 @@ fn golden_optim_dpagd_algorithm1() {
         ("dpagd_dp_rmsprop", Moments::RmsProp { beta2: 0.9 }, 0.01),
         ("dpagd_dp_adam", Moments::Adam { beta1: 0.5, beta2: 0.9 }, 0.01),
     ] {
-        let mut cfg = Algorithm1Config::new(moments, 15, eta, model.gradient_bound(), noise).unwrap();
+        let mut cfg =
+            Algorithm1Config::new(moments, eta, model.gradient_bound(), RunSettings::full_batch(15, noise).unwrap())
+                .unwrap();
         if moments != Moments::Gd {
             cfg.nu = 0.05;
             cfg.lambda = 4.0;
         }
-        cfg.w1 = Some(vec![0.5, -0.5, 1.0]);
+        cfg.settings.x0 = Some(vec![0.5, -0.5, 1.0]);
         snapshot(name, run_summary(&dpagd(&d, &model, &cfg, Seeds::new(12), &mut NoTrace).unwrap()));
     }
 }
@@ -141,9 +137,9 @@ fn golden_optim_dpagd_minibatch_mlp() {
     let model = Mlp::new(3, &[4], 3).unwrap();
     let w0 = model.init(&mut Seeds::new(14).stream(Stream::Init));
     for update in [Update::Sgd, Update::rmsprop(), Update::adagrad(), Update::adam()] {
-        let mut cfg =
-            MinibatchConfig::new(update, 15, 0.05, 1.0, 0.1, target()).unwrap().with_batch_size_b(10.0).unwrap();
-        cfg.w0 = Some(w0.clone());
+        let run_settings = RunSettings::poisson(15, 0.1, target()).unwrap().with_batch_size_b(10.0).unwrap();
+        let mut cfg = MinibatchConfig::new(update, 0.05, 1.0, run_settings).unwrap();
+        cfg.settings.x0 = Some(w0.clone());
         let run = dp_minibatch(&d, &model, &cfg, Seeds::new(15), &mut NoTrace).unwrap();
         let name = format!("minibatch_mlp_{}", update.name().replace('-', "_"));
         snapshot(&name, run_summary(&run));
@@ -161,10 +157,14 @@ fn golden_optim_dp2() {
     let data = dpref::experiments::dp2::synthetic_task(200, 40, 5, 21).unwrap();
     let oracle = SparseGlm { loss: Loss::Logistic, data: &data };
     let cfg = |pre| {
-        Dp2Config::new(pre, 24, (4, 4), (0.5, 0.05), (0.5, 2.0), 0.05, target())
-            .unwrap()
-            .with_batch_size_b(10.0)
-            .unwrap()
+        Dp2Config::new(
+            pre,
+            (4, 4),
+            (0.5, 0.05),
+            (0.5, 2.0),
+            RunSettings::poisson(24, 0.05, target()).unwrap().with_batch_size_b(10.0).unwrap(),
+        )
+        .unwrap()
     };
     for (name, pre) in [
         ("dp2_rmsprop", Preconditioner::RmsProp { beta: 0.9 }),
@@ -188,7 +188,8 @@ fn golden_optim_dp2() {
 #[test]
 fn golden_optim_same_seed_same_bits() {
     let d = data();
-    let cfg = AdaptiveNoiseConfig::new(5, 30, 0.5, 1.0, 0.2, target()).unwrap().with_batch_size_b(40.0).unwrap();
+    let run_settings = RunSettings::poisson(30, 0.2, target()).unwrap().with_batch_size_b(40.0).unwrap();
+    let cfg = AdaptiveNoiseConfig::new(5, 0.5, 1.0, run_settings).unwrap();
     let bits = |r: Run| r.x.iter().chain(&r.x_last).map(|v| v.to_bits()).collect::<Vec<u64>>();
     let a = AdaptiveMethod::Pagan.run(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();
     let b = AdaptiveMethod::Pagan.run(&d, Loss::Absolute, &cfg, Seeds::new(9), &mut NoTrace).unwrap();

@@ -10,6 +10,7 @@ use dpref::data::Dataset;
 use dpref::geometry::mirror::{kl_divergence, l1_geometry_exponent};
 use dpref::linalg::norm_l1;
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::l1::{EntropicSmdConfig, MirrorMap, NoisyMirrorDescentConfig, entropic_smd, noisy_mirror_descent};
 use dpref::optim::{NoTrace, Privacy, Trace};
 use dpref::rng::Seeds;
@@ -39,15 +40,14 @@ fn full_batch_mirror_descent_meets_lemma_3_1() {
     let f = |x: &[f64]| x.iter().zip(&m).map(|(a, b)| a * b).sum::<f64>();
     for map in [MirrorMap::PNorm { p: l1_geometry_exponent(d) }, MirrorMap::Entropic] {
         let mut cfg = NoisyMirrorDescentConfig::new(
-            t,
             radius,
             lipschitz,
-            n,
             map,
-            Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None },
+            RunSettings::without_replacement(t, n, Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None })
+                .unwrap(),
         )
         .unwrap();
-        cfg.sampler = BatchSampler::Full;
+        cfg.settings.sampler = BatchSampler::Full;
         let mut trace = Trace::default();
         let run = noisy_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(2), &mut trace).unwrap();
         // D: the Bregman radius the step uses (see the module doc)
@@ -74,15 +74,9 @@ fn full_batch_mirror_descent_meets_lemma_3_1() {
 fn private_run_reports_the_accounted_epsilon() {
     let (n, d, t, b) = (400, 20, 60u64, 40usize);
     let data = linear_data(n, d, 3, 0.75);
-    let cfg = NoisyMirrorDescentConfig::new(
-        t,
-        1.0,
-        4.0,
-        b,
-        MirrorMap::PNorm { p: l1_geometry_exponent(d) },
-        Privacy::Target { epsilon: 1.0, delta: 1e-5 },
-    )
-    .unwrap();
+    let run_settings = RunSettings::without_replacement(t, b, Privacy::Target { epsilon: 1.0, delta: 1e-5 }).unwrap();
+    let cfg =
+        NoisyMirrorDescentConfig::new(1.0, 4.0, MirrorMap::PNorm { p: l1_geometry_exponent(d) }, run_settings).unwrap();
     let mut trace = Trace::default();
     let run = noisy_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(4), &mut trace).unwrap();
     let eps = run.privacy.epsilon.unwrap();
@@ -99,21 +93,24 @@ fn private_run_reports_the_accounted_epsilon() {
     let run2 = noisy_mirror_descent(&data, Loss::Linear, &entropic, Seeds::new(4), &mut NoTrace).unwrap();
     assert_eq!(run2.privacy.epsilon, run.privacy.epsilon);
     // sampling with replacement (the printed algorithm) has no accountant: refused before running
-    let printed = NoisyMirrorDescentConfig { sampler: BatchSampler::WithReplacement { batch_size: b }, ..cfg };
+    let mut printed = cfg;
+    printed.settings.sampler = BatchSampler::WithReplacement { batch_size: b };
     assert!(noisy_mirror_descent(&data, Loss::Linear, &printed, Seeds::new(4), &mut NoTrace).is_err());
 }
 
 #[test]
 fn invalid_settings_are_refused() {
     let privacy = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
-    assert!(NoisyMirrorDescentConfig::new(0, 1.0, 1.0, 10, MirrorMap::Entropic, privacy).is_err());
-    assert!(NoisyMirrorDescentConfig::new(10, f64::NAN, 1.0, 10, MirrorMap::Entropic, privacy).is_err());
-    assert!(NoisyMirrorDescentConfig::new(10, 1.0, -1.0, 10, MirrorMap::Entropic, privacy).is_err());
-    assert!(NoisyMirrorDescentConfig::new(10, 1.0, 1.0, 0, MirrorMap::Entropic, privacy).is_err());
-    assert!(NoisyMirrorDescentConfig::new(10, 1.0, 1.0, 10, MirrorMap::PNorm { p: 3.0 }, privacy).is_err());
+    // (T = 0 and b = 0 are refused by the shared settings: tests/config_validation.rs)
+    let settings = RunSettings::without_replacement(10, 10, privacy).unwrap();
+    let new = |radius, lipschitz, map| NoisyMirrorDescentConfig::new(radius, lipschitz, map, settings.clone());
+    assert!(new(f64::NAN, 1.0, MirrorMap::Entropic).is_err());
+    assert!(new(1.0, -1.0, MirrorMap::Entropic).is_err());
+    assert!(new(1.0, 1.0, MirrorMap::PNorm { p: 3.0 }).is_err());
     let data = linear_data(20, 3, 5, 0.75);
-    let mut cfg = NoisyMirrorDescentConfig::new(10, 1.0, 1.0, 5, MirrorMap::Entropic, privacy).unwrap();
-    cfg.x0 = Some(vec![1.0, 1.0, 0.0]);
+    let settings = RunSettings::without_replacement(10, 5, privacy).unwrap();
+    let mut cfg = NoisyMirrorDescentConfig::new(1.0, 1.0, MirrorMap::Entropic, settings).unwrap();
+    cfg.settings.x0 = Some(vec![1.0, 1.0, 0.0]);
     assert!(noisy_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(1), &mut NoTrace).is_err(), "x0 outside");
     assert!(EntropicSmdConfig::new(0, 1.0).is_err());
     assert!(EntropicSmdConfig::new(1, 0.0).is_err());

@@ -13,12 +13,14 @@ use dpref::geometry::mirror::{PNormMap, bregman_step_lp_lp, project_lp_ball};
 use dpref::linalg::{norm_l2, norm_lp};
 use dpref::loss::Loss;
 use dpref::optim::Privacy;
+use dpref::optim::RunSettings;
 use dpref::optim::l1::localized_mirror_descent::phase_distance;
 use dpref::optim::l1::{
     Geometry, LocalizedConfig, LpMirrorDescentConfig, StepRule, localized_mirror_descent, lp_l2_sensitivity,
     lp_mirror_descent,
 };
 use dpref::rng::{Seeds, Stream};
+use dpref::sampling::BatchSampler;
 use rand::RngExt;
 
 fn random_vec(rng: &mut impl rand::Rng, d: usize) -> Vec<f64> {
@@ -122,12 +124,11 @@ fn full_batch_lp_mirror_descent_meets_lemma_3_1() {
         let d2 = radius * radius / (2.0 * (p - 1.0));
         let eta = d2.sqrt() / (l * (t as f64).sqrt());
         let mut cfg = LpMirrorDescentConfig::new(
-            t,
             p,
             radius,
             10.0,
-            n,
-            Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None },
+            RunSettings::without_replacement(t, n, Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None })
+                .unwrap(),
         )
         .unwrap();
         cfg.step = Some(StepRule::Constant { eta });
@@ -150,7 +151,8 @@ fn full_batch_lp_mirror_descent_meets_lemma_3_1() {
 fn prop_lp_private_run_reports_the_accounted_epsilon() {
     let (n, d, t, b) = (300usize, 5usize, 40u64, 30usize);
     let data = linear_data(n, d, 5, 0.8);
-    let cfg = LpMirrorDescentConfig::new(t, 1.5, 1.0, 2.0, b, Privacy::Target { epsilon: 1.0, delta: 1e-5 }).unwrap();
+    let run_settings = RunSettings::without_replacement(t, b, Privacy::Target { epsilon: 1.0, delta: 1e-5 }).unwrap();
+    let cfg = LpMirrorDescentConfig::new(1.5, 1.0, 2.0, run_settings).unwrap();
     let run = lp_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(6)).unwrap();
     let eps = run.privacy.epsilon.unwrap();
     assert!(eps <= 1.0 && eps > 0.99, "{eps}");
@@ -224,19 +226,21 @@ fn prop_localized_lp_accounted_epsilon_meets_target() {
 #[test]
 fn invalid_lp_settings_are_refused() {
     let privacy = Privacy::NoiseMultiplier { sigma: 1.0, report_delta: None };
-    assert!(LpMirrorDescentConfig::new(0, 1.5, 1.0, 1.0, 5, privacy).is_err());
-    assert!(LpMirrorDescentConfig::new(10, 2.5, 1.0, 1.0, 5, privacy).is_err());
-    assert!(LpMirrorDescentConfig::new(10, 1.0, 1.0, 1.0, 5, privacy).is_err());
-    assert!(LpMirrorDescentConfig::new(10, 1.5, f64::NAN, 1.0, 5, privacy).is_err());
-    assert!(LpMirrorDescentConfig::new(10, 1.5, 1.0, -1.0, 5, privacy).is_err());
-    assert!(LpMirrorDescentConfig::new(10, 1.5, 1.0, 1.0, 0, privacy).is_err());
+    // (T = 0 and b = 0 are refused by the shared settings: tests/config_validation.rs)
+    let settings = RunSettings::without_replacement(10, 5, privacy).unwrap();
+    let new = |p, radius, lipschitz| LpMirrorDescentConfig::new(p, radius, lipschitz, settings.clone());
+    assert!(new(2.5, 1.0, 1.0).is_err());
+    assert!(new(1.0, 1.0, 1.0).is_err());
+    assert!(new(1.5, f64::NAN, 1.0).is_err());
+    assert!(new(1.5, 1.0, -1.0).is_err());
     let data = linear_data(20, 3, 1, 0.8);
-    let mut cfg = LpMirrorDescentConfig::new(10, 1.5, 1.0, 1.0, 50, privacy).unwrap();
+    let mut cfg = new(1.5, 1.0, 1.0).unwrap();
+    cfg.settings.sampler = BatchSampler::WithoutReplacement { batch_size: 50 };
     assert!(lp_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(1)).is_err(), "b > n");
-    cfg.batch_size_b = 5;
-    cfg.x0 = Some(vec![1.0, 1.0, 0.0]);
+    cfg.settings.sampler = BatchSampler::WithoutReplacement { batch_size: 5 };
+    cfg.settings.x0 = Some(vec![1.0, 1.0, 0.0]);
     assert!(lp_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(1)).is_err(), "x0 outside");
-    cfg.x0 = None;
+    cfg.settings.x0 = None;
     cfg.step = Some(StepRule::StronglyConvex { lambda: 0.0 });
     assert!(lp_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(1)).is_err());
 }

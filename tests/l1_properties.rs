@@ -11,6 +11,7 @@ use dpref::data::Dataset;
 use dpref::data::l1_problems::LeastSquaresL1;
 use dpref::geometry::mirror::lmo_l1_ball;
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::l1::{
     EntropicSmdConfig, FrankWolfeConfig, FwPrivacy, Geometry, LocalizedConfig, MirrorMap, NoisyMirrorDescentConfig,
     Polytope, noisy_mirror_descent,
@@ -150,7 +151,8 @@ fn p8_noise_has_the_configured_law_and_one_draw_per_step() {
     let (n, d, b, steps, sigma, l) = (64usize, 4usize, 16usize, 4000u64, 2.0, 0.5);
     let data = Dataset::new(vec![0.0; n * d], vec![1.0; n], d).unwrap();
     let privacy = Privacy::NoiseMultiplier { sigma, report_delta: None };
-    let cfg = NoisyMirrorDescentConfig::new(steps, 1.0, l, b, MirrorMap::PNorm { p: 1.5 }, privacy).unwrap();
+    let run_settings = RunSettings::without_replacement(steps, b, privacy).unwrap();
+    let cfg = NoisyMirrorDescentConfig::new(1.0, l, MirrorMap::PNorm { p: 1.5 }, run_settings).unwrap();
     let mut released = Released::default();
     let run = noisy_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(3), &mut released).unwrap();
     assert_eq!(run.releases, steps);
@@ -205,7 +207,8 @@ fn o7_same_seed_same_bits() {
     let target = Privacy::Target { epsilon: 2.0, delta: 1e-5 };
     let runs: Vec<Box<SeededRun>> = vec![
         Box::new(|seed| {
-            let cfg = NoisyMirrorDescentConfig::new(10, 1.0, 3.0, 16, MirrorMap::Entropic, target).unwrap();
+            let run_settings = RunSettings::without_replacement(10, 16, target).unwrap();
+            let cfg = NoisyMirrorDescentConfig::new(1.0, 3.0, MirrorMap::Entropic, run_settings).unwrap();
             let run = noisy_mirror_descent(data, Loss::Squared, &cfg, Seeds::new(seed), &mut dpref::optim::NoTrace);
             let run = run.unwrap();
             (run.x, format!("{:?}", run.events.as_event()))
@@ -267,8 +270,10 @@ fn p9_every_l1_algorithm_reports_replace_one_and_add_remove_is_refused_or_double
             .unwrap();
     let data = &problem.data;
     let target = Privacy::Target { epsilon: 2.0, delta: 1e-5 };
-    let md = NoisyMirrorDescentConfig::new(10, 1.0, 3.0, 16, MirrorMap::Entropic, target).unwrap();
-    let lp = LpMirrorDescentConfig::new(10, 1.5, 1.0, 3.0, 16, target).unwrap();
+    let run_settings = RunSettings::without_replacement(10, 16, target).unwrap();
+    let md = NoisyMirrorDescentConfig::new(1.0, 3.0, MirrorMap::Entropic, run_settings).unwrap();
+    let lp =
+        LpMirrorDescentConfig::new(1.5, 1.0, 3.0, RunSettings::without_replacement(10, 16, target).unwrap()).unwrap();
     let mut localized = LocalizedConfig::new(Geometry::L1, 1.0, 3.0, target).unwrap();
     localized.phases_k = Some(2);
     let mut localized_lp = LocalizedConfig::new(Geometry::Lp { p: 1.5 }, 1.0, 3.0, target).unwrap();
@@ -316,23 +321,26 @@ fn p9_every_l1_algorithm_reports_replace_one_and_add_remove_is_refused_or_double
         BatchSampler::poisson_expected(16, data.n()).unwrap(),
         BatchSampler::Full,
     ] {
-        let mut cfg = NoisyMirrorDescentConfig::new(10, 1.0, 3.0, 16, MirrorMap::Entropic, noise).unwrap();
-        cfg.neighbouring = Neighbouring::AddRemove;
-        cfg.sampler = sampler;
+        let run_settings = RunSettings::without_replacement(10, 16, noise).unwrap();
+        let mut cfg = NoisyMirrorDescentConfig::new(1.0, 3.0, MirrorMap::Entropic, run_settings).unwrap();
+        cfg.settings.neighbouring = Neighbouring::AddRemove;
+        cfg.settings.sampler = sampler;
         let refused = noisy_mirror_descent(data, Loss::Squared, &cfg, Seeds::new(7), &mut dpref::optim::NoTrace);
         assert!(matches!(refused, Err(Error::Unsupported { .. })), "Alg. 1, {sampler:?}: {refused:?}");
     }
     // Alg. 5 draws b records without replacement only
-    let mut cfg = LpMirrorDescentConfig::new(10, 1.5, 1.0, 3.0, 16, noise).unwrap();
-    cfg.neighbouring = Neighbouring::AddRemove;
+    let mut cfg =
+        LpMirrorDescentConfig::new(1.5, 1.0, 3.0, RunSettings::without_replacement(10, 16, noise).unwrap()).unwrap();
+    cfg.settings.neighbouring = Neighbouring::AddRemove;
     let refused = lp_mirror_descent(data, Loss::Squared, &cfg, Seeds::new(7));
     assert!(matches!(refused, Err(Error::Unsupported { .. })), "Alg. 5: {refused:?}");
     // (4) replace-one's doubled sensitivity, full batch, against the exact GDP curve
     let (steps, sigma, delta) = (10u64, 8.0, 1e-5);
     let full_batch_epsilon = |sigma: f64| -> f64 {
         let privacy = Privacy::NoiseMultiplier { sigma, report_delta: Some(delta) };
-        let mut cfg = NoisyMirrorDescentConfig::new(steps, 1.0, 3.0, 16, MirrorMap::Entropic, privacy).unwrap();
-        cfg.sampler = BatchSampler::Full;
+        let run_settings = RunSettings::without_replacement(steps, 16, privacy).unwrap();
+        let mut cfg = NoisyMirrorDescentConfig::new(1.0, 3.0, MirrorMap::Entropic, run_settings).unwrap();
+        cfg.settings.sampler = BatchSampler::Full;
         let run = noisy_mirror_descent(data, Loss::Squared, &cfg, Seeds::new(8), &mut dpref::optim::NoTrace).unwrap();
         assert_eq!(run.neighbouring, Some(Neighbouring::ReplaceOne));
         run.privacy.epsilon.unwrap()

@@ -17,6 +17,7 @@ use dpref::data::{Dataset, absolute_regression};
 use dpref::loss::Loss;
 use dpref::model::nonconvex::SeparableNonConvex;
 use dpref::model::{Glm, SparseGlm};
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::AdaptiveMethod;
 use dpref::optim::adaptive_noise::AdaptiveNoiseConfig;
 use dpref::optim::dp_sgd::{DpSgdConfig, dp_sgd};
@@ -69,11 +70,14 @@ fn assert_one_release_per_step(name: &str, run: &Run, seen: &Counter) {
 fn every_private_algorithm_records_one_event_per_noisy_release() {
     let d = data();
     let mut seen = Counter::default();
-    let cfg = DpSgdConfig::new(T, 0.1, 1.0, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap();
+    let cfg =
+        DpSgdConfig::new(0.1, 1.0, RunSettings::poisson(T, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap())
+            .unwrap();
     let run = dp_sgd(&d, Loss::Absolute, &cfg, Seeds::new(1), &mut seen).unwrap();
     assert_one_release_per_step("dp-sgd", &run, &seen);
 
-    let cfg = AdaptiveNoiseConfig::new(4, T, 0.5, 1.0, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap();
+    let run_settings = RunSettings::poisson(T, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap();
+    let cfg = AdaptiveNoiseConfig::new(4, 0.5, 1.0, run_settings).unwrap();
     for (name, method) in [("pasan", AdaptiveMethod::Pasan), ("pagan", AdaptiveMethod::Pagan)] {
         let mut seen = Counter::default();
         let run = method.run(&d, Loss::Absolute, &cfg, Seeds::new(2), &mut seen).unwrap();
@@ -81,26 +85,26 @@ fn every_private_algorithm_records_one_event_per_noisy_release() {
     }
 
     let mut seen = Counter::default();
-    let cfg =
-        MinibatchConfig::new(Update::adam(), T, 0.05, 1.0, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap();
+    let run_settings = RunSettings::poisson(T, 0.2, sigma(1.5)).unwrap().with_batch_size_b(24.0).unwrap();
+    let cfg = MinibatchConfig::new(Update::adam(), 0.05, 1.0, run_settings).unwrap();
     let run = dp_minibatch(&d, &Glm { loss: Loss::Absolute, dim: 4 }, &cfg, Seeds::new(3), &mut seen).unwrap();
     assert_one_release_per_step("minibatch", &run, &seen);
 
     let mut seen = Counter::default();
     let model = SeparableNonConvex { dim: 4 };
     let noise = Privacy::StdOnMean { std: 0.05, report_delta: Some(1e-5) };
-    let mut cfg = Algorithm1Config::new(Moments::Gd, T, 0.1, model.gradient_bound(), noise).unwrap();
-    cfg.dataset_size_n = Some(120.0);
+    let mut cfg =
+        Algorithm1Config::new(Moments::Gd, 0.1, model.gradient_bound(), RunSettings::full_batch(T, noise).unwrap())
+            .unwrap();
+    cfg.settings.batch_size_b = Some(120.0);
     let run = dpagd(&d, &model, &cfg, Seeds::new(4), &mut seen).unwrap();
     assert_one_release_per_step("dpagd", &run, &seen);
 
     let task = dpref::experiments::dp2::synthetic_task(100, 20, 4, 5).unwrap();
     let oracle = SparseGlm { loss: Loss::Logistic, data: &task };
+    let run_settings = RunSettings::poisson(T, 0.1, sigma(1.5)).unwrap().with_batch_size_b(10.0).unwrap();
     let cfg =
-        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, T, (3, 3), (0.5, 0.05), (0.5, 2.0), 0.1, sigma(1.5))
-            .unwrap()
-            .with_batch_size_b(10.0)
-            .unwrap();
+        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, (3, 3), (0.5, 0.05), (0.5, 2.0), run_settings).unwrap();
     let mut seen = Counter::default();
     let run = dp2(&oracle, &cfg, Seeds::new(5), &mut seen).unwrap();
     assert_one_release_per_step("dp2", &run, &seen);
@@ -115,11 +119,9 @@ fn extra_query_releases_are_counted_and_jointly_accounted() {
     let task = dpref::experiments::dp2::synthetic_task(100, 20, 4, 5).unwrap();
     let oracle = SparseGlm { loss: Loss::Logistic, data: &task };
     let s = 4;
+    let run_settings = RunSettings::poisson(T, 0.1, sigma(1.5)).unwrap().with_batch_size_b(10.0).unwrap();
     let cfg =
-        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, T, (s, 1), (0.5, 0.05), (0.5, 2.0), 0.1, sigma(1.5))
-            .unwrap()
-            .with_batch_size_b(10.0)
-            .unwrap();
+        Dp2Config::new(Preconditioner::RmsProp { beta: 0.9 }, (s, 1), (0.5, 0.05), (0.5, 2.0), run_settings).unwrap();
     let mut seen = Counter::default();
     let run = dp2_extra_query(&oracle, &cfg, Seeds::new(6), &mut seen).unwrap();
     let single = T.div_ceil(s);
@@ -269,7 +271,9 @@ fn only_the_release_draws_noise_or_records_events() {
 fn a_run_is_reported_by_either_accountant() {
     use dpref::accounting::PldAccountant;
     let d = data();
-    let cfg = DpSgdConfig::new(T, 0.1, 1.0, 0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap();
+    let cfg =
+        DpSgdConfig::new(0.1, 1.0, RunSettings::poisson(T, 0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap())
+            .unwrap();
     let run = dp_sgd(&d, Loss::Absolute, &cfg, Seeds::new(1), &mut Counter::default()).unwrap();
     let rdp = run.epsilon_with(&mut dpref::accounting::RdpAccountant::new(Neighbouring::AddRemove), 1e-5).unwrap();
     assert_eq!(rdp, run.privacy.epsilon);
@@ -277,7 +281,8 @@ fn a_run_is_reported_by_either_accountant() {
     assert!(pld <= rdp.unwrap() && pld > 0.0, "pld {pld} rdp {rdp:?}");
     let err = run.epsilon_with(&mut PldAccountant::new(Neighbouring::ReplaceOne), 1e-5).unwrap_err().to_string();
     assert!(err.contains("add/remove") || err.contains("add-remove"), "{err}");
-    let silent = DpSgdConfig::new(T, 0.1, f64::INFINITY, 0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap();
+    let run_settings = RunSettings::poisson(T, 0.2, sigma(1.0)).unwrap().with_batch_size_b(24.0).unwrap();
+    let silent = DpSgdConfig::new(0.1, f64::INFINITY, run_settings).unwrap();
     let run = dp_sgd(&d, Loss::Absolute, &silent, Seeds::new(1), &mut Counter::default()).unwrap();
     assert_eq!(run.epsilon_with(&mut PldAccountant::new(Neighbouring::AddRemove), 1e-5).unwrap(), None);
 }

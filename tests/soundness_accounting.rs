@@ -14,6 +14,7 @@ use dpref::accounting::{
     Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme, dp_sgd_event,
     per_example_sum_gaussian,
 };
+use dpref::optim::RunSettings;
 use proptest::prelude::*;
 
 /// ε of `event` at `delta` under `nb` with the default grid and the improved conversion.
@@ -58,7 +59,9 @@ fn tiny_sigma_run_is_not_reported_private() {
     use dpref::rng::Seeds;
     let data = Dataset::new(vec![1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.5, -1.0], vec![1.0, 0.0, 1.0, 0.0], 2).unwrap();
     let privacy = Privacy::NoiseMultiplier { sigma: 1e-320, report_delta: Some(1e-5) };
-    let config = DpSgdConfig::new(5, 0.1, 1.0, 0.5, privacy).unwrap().with_batch_size_b(2.0).unwrap();
+    let config =
+        DpSgdConfig::new(0.1, 1.0, RunSettings::poisson(5, 0.5, privacy).unwrap().with_batch_size_b(2.0).unwrap())
+            .unwrap();
     let run = dp_sgd(&data, Loss::Squared, &config, Seeds::new(1), &mut NoTrace);
     assert!(matches!(run, Err(dpref::Error::InvalidParameter { .. })), "{run:?}");
 }

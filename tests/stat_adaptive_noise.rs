@@ -13,6 +13,7 @@ mod common;
 use common::stat::{ALPHA, chi_square_interval};
 use dpref::data::Dataset;
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::{Privacy, Trace};
 use dpref::rng::Seeds;
@@ -45,12 +46,12 @@ fn released(
     steps: u64,
     seed: u64,
 ) -> Vec<Vec<f64>> {
-    let mut cfg =
-        AdaptiveNoiseConfig::new(4, steps, 0.5, B, 0.5, Privacy::NoiseMultiplier { sigma: z, report_delta: None })
-            .unwrap();
+    let run_settings =
+        RunSettings::poisson(steps, 0.5, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(4, 0.5, B, run_settings).unwrap();
     cfg.ellipsoid_c = C.to_vec();
-    cfg.sampler = sampler;
-    cfg.batch_size_b = Some(sampler.expected_batch_size(data.n()));
+    cfg.settings.sampler = sampler;
+    cfg.settings.batch_size_b = Some(sampler.expected_batch_size(data.n()));
     let mut trace = Trace::default();
     match alg {
         Alg::Pasan => AdaptiveMethod::Pasan.run(data, loss, &cfg, Seeds::new(seed), &mut trace),

@@ -20,6 +20,7 @@ use dpref::bounds::adaptive_noise::{
 use dpref::data::{Dataset, absolute_regression, absolute_regression_scales};
 use dpref::geometry::Domain;
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::{Privacy, Trace};
 use dpref::rng::{Seeds, Stream};
@@ -107,11 +108,11 @@ fn check(adagrad: bool) -> Check {
     let (t, q, z, b) = (150u64, 0.1, 2.0, 0.6);
     let diam = box_diameters(&vec![-1.0; d], &vec![1.0; d], &c).unwrap();
     let alpha = if adagrad { diam.diam_inf } else { diam.diam_2 };
-    let mut cfg =
-        AdaptiveNoiseConfig::new(d, t, alpha, b, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap();
+    let run_settings = RunSettings::poisson(t, q, Privacy::NoiseMultiplier { sigma: z, report_delta: None }).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(d, alpha, b, run_settings).unwrap();
     cfg.ellipsoid_c = c.clone();
     cfg.domain = Domain::Box { radius: 1.0 };
-    cfg.batch_size_b = Some(q * data.n() as f64);
+    cfg.settings.batch_size_b = Some(q * data.n() as f64);
     let s = z / (q * data.n() as f64);
     let sum = summarise(&runs(&data, &x_star, &cfg, adagrad), adagrad);
     let features: Vec<Vec<f64>> = (0..data.n()).map(|i| data.row(i).to_vec()).collect();

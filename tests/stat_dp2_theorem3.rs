@@ -4,6 +4,7 @@
 use dpref::data::Dataset;
 use dpref::model::nonconvex::{SMOOTHNESS_L, SeparableNonConvex};
 use dpref::model::{Model, OnData};
+use dpref::optim::RunSettings;
 use dpref::optim::dp2::Preconditioner;
 use dpref::optim::dp2::algorithm1::{Dp2Config, dp2};
 use dpref::optim::{Privacy, Trace};
@@ -55,19 +56,18 @@ fn stat_dp2_theorem3_holds_with_large_slack() {
                 let noise = if broken { sigma * c * n as f64 } else { sigma * c };
                 let mut cfg = Dp2Config::new(
                     Preconditioner::RmsProp { beta: 0.9 },
-                    t_steps,
                     (s, s),
                     (alpha, alpha),
                     (f64::INFINITY, f64::INFINITY),
-                    1.0,
-                    Privacy::NoiseMultiplier { sigma: noise, report_delta: None },
+                    RunSettings::poisson(t_steps, 1.0, Privacy::NoiseMultiplier { sigma: noise, report_delta: None })
+                        .unwrap()
+                        .with_batch_size_b(n as f64)
+                        .unwrap(),
                 )
-                .unwrap()
-                .with_batch_size_b(n as f64)
                 .unwrap();
-                cfg.sampler = BatchSampler::Full;
+                cfg.settings.sampler = BatchSampler::Full;
                 cfg.eps_adapt = eps_adapt;
-                cfg.w0 = Some(w1.clone());
+                cfg.settings.x0 = Some(w1.clone());
                 let mut trace = Trace::default();
                 dp2(&oracle, &cfg, Seeds::new(100 + r), &mut trace).unwrap();
                 *acc += trace.iterates.iter().map(|w| full_gradient_sq(w)).sum::<f64>() / t_steps as f64 / runs as f64;

@@ -11,6 +11,7 @@ use dpref::loss::Loss;
 use dpref::model::Glm;
 use dpref::model::nonconvex::SeparableNonConvex;
 use dpref::optim::Privacy;
+use dpref::optim::RunSettings;
 use dpref::optim::Trace;
 use dpref::optim::dpagd::Moments;
 use dpref::optim::dpagd::algorithm1::{Algorithm1Config, dpagd};
@@ -41,8 +42,13 @@ fn stat_dpagd_released_noise_is_isotropic_gaussian_with_std_sigma() {
     let data = Dataset::new(rows.clone(), vec![1.0; n], p).unwrap();
     let mean: Vec<f64> = (0..p).map(|j| (0..n).map(|i| rows[i * p + j]).sum::<f64>() / n as f64).collect();
     let model = Glm::new(Loss::Linear, p).unwrap();
-    let mut cfg =
-        Algorithm1Config::new(Moments::RmsProp { beta2: 0.9 }, t_steps, 0.05, 10.0, std_noise(sigma)).unwrap();
+    let mut cfg = Algorithm1Config::new(
+        Moments::RmsProp { beta2: 0.9 },
+        0.05,
+        10.0,
+        RunSettings::full_batch(t_steps, std_noise(sigma)).unwrap(),
+    )
+    .unwrap();
     cfg.nu = 0.1;
     let (mut sum, mut sum_sq) = (0.0, 0.0);
     for r in 0..runs {
@@ -92,8 +98,14 @@ fn stat_dpagd_lemma3_and_theorem2_deviation_frequencies() {
     let z: Vec<f64> = (0..n * p).map(|_| support[rng.random_range(0..3)]).collect();
     let data = Dataset::new(z, vec![0.0; n], p).unwrap();
     let model = SeparableNonConvex { dim: p };
-    let mut cfg = Algorithm1Config::new(Moments::Gd, t_steps, 0.25, model.gradient_bound(), std_noise(sigma)).unwrap();
-    cfg.w1 = Some(vec![0.3, -0.2, 0.5, 1.0]);
+    let mut cfg = Algorithm1Config::new(
+        Moments::Gd,
+        0.25,
+        model.gradient_bound(),
+        RunSettings::full_batch(t_steps, std_noise(sigma)).unwrap(),
+    )
+    .unwrap();
+    cfg.settings.x0 = Some(vec![0.3, -0.2, 0.5, 1.0]);
     use dpref::bounds::dpagd::{
         noise_norm_probability_lemma3, noise_norm_radius_lemma3, noisy_gradient_deviation_probability,
         noisy_gradient_deviation_radius,

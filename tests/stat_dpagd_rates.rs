@@ -32,6 +32,7 @@ use dpref::data::Dataset;
 use dpref::model::Model;
 use dpref::model::nonconvex::{PHI_PRIME_MAX, SMOOTHNESS_L, SeparableNonConvex};
 use dpref::optim::Privacy;
+use dpref::optim::RunSettings;
 use dpref::optim::Trace;
 use dpref::optim::dpagd::algorithm1::{Algorithm1Config, dpagd};
 use dpref::optim::dpagd::{MomentState, Moments};
@@ -82,7 +83,7 @@ fn random_data(n: usize, p: usize, seed: u64) -> Dataset {
 fn run(model: &SeparableNonConvex, data: &Dataset, cfg: &Algorithm1Config, seed: u64) -> (Trace, Vec<f64>) {
     let mut trace = Trace::default();
     let r = dpagd(data, model, cfg, Seeds::new(seed), &mut trace).expect("valid run");
-    assert_eq!(trace.iterates.len() as u64, cfg.steps_t);
+    assert_eq!(trace.iterates.len() as u64, cfg.settings.steps_t);
     (trace, r.x_last)
 }
 
@@ -143,17 +144,18 @@ fn stat_dpagd_theorem4_dp_gd_empirical_bound_holds_and_printed_constant_fails() 
     let data = zero_data(3, p);
     let model = SeparableNonConvex { dim: p };
     let w1 = vec![u; p];
-    let mut cfg =
-        Algorithm1Config::new(Moments::Gd, t, dp_gd_empirical_step(), model.gradient_bound(), std_noise(sigma))
-            .unwrap();
-    cfg.w1 = Some(w1.clone());
+    let settings = RunSettings::full_batch(t, std_noise(sigma)).unwrap().with_x0(w1.clone()).unwrap();
+    let cfg = Algorithm1Config::new(Moments::Gd, dp_gd_empirical_step(), model.gradient_bound(), settings).unwrap();
     let inputs = EmpiricalInputs { steps_t: t, loss_gap: empirical_loss(&model, &data, &w1), dim_p: p as u64, sigma };
     let corrected = dp_gd_empirical_bound(L, &inputs).unwrap() / p as f64;
     let printed = dp_gd_empirical_bound_printed(L, &inputs).unwrap() / p as f64;
     let xs: Vec<f64> =
         (0..runs).flat_map(|r| per_coordinate_lhs(&model, &data, &run(&model, &data, &cfg, 100 + r).0)).collect();
     let (m, margin) = (mean(&xs), bernstein_margin(&xs, G_INF_SQ, a));
-    let doubled = Algorithm1Config { noise: std_noise(2.0 * sigma), ..cfg.clone() };
+    let doubled = Algorithm1Config {
+        settings: RunSettings { privacy: std_noise(2.0 * sigma), ..cfg.settings.clone() },
+        ..cfg.clone()
+    };
     let xs2: Vec<f64> =
         (0..runs).flat_map(|r| per_coordinate_lhs(&model, &data, &run(&model, &data, &doubled, 100 + r).0)).collect();
     let (m2, margin2) = (mean(&xs2), bernstein_margin(&xs2, G_INF_SQ, a));
@@ -171,10 +173,8 @@ fn stat_dpagd_theorem4_dp_gd_empirical_bound_holds_and_printed_constant_fails() 
     let data = random_data(n, p, 5);
     let model = SeparableNonConvex { dim: p };
     let w1 = vec![1.0, -1.5, 0.5, 2.5];
-    let mut cfg =
-        Algorithm1Config::new(Moments::Gd, t, dp_gd_empirical_step(), model.gradient_bound(), std_noise(sigma))
-            .unwrap();
-    cfg.w1 = Some(w1.clone());
+    let settings = RunSettings::full_batch(t, std_noise(sigma)).unwrap().with_x0(w1.clone()).unwrap();
+    let cfg = Algorithm1Config::new(Moments::Gd, dp_gd_empirical_step(), model.gradient_bound(), settings).unwrap();
     let inputs = EmpiricalInputs { steps_t: t, loss_gap: empirical_loss(&model, &data, &w1), dim_p: p as u64, sigma };
     let corrected = dp_gd_empirical_bound(L, &inputs).unwrap();
     let printed = dp_gd_empirical_bound_printed(L, &inputs).unwrap();
@@ -229,10 +229,16 @@ fn stat_dpagd_theorem5_dp_rmsprop_empirical_bound_holds_in_expectation() {
     let eta = nu / (2.0 * L);
     let lambda = (1.0 - beta2.powi(t as i32)) * (PHI_PRIME_MAX + 8.0 * sigma).powi(2);
     let w1 = vec![u; p];
-    let mut cfg = Algorithm1Config::new(Moments::RmsProp { beta2 }, t, eta, g, std_noise(sigma)).unwrap();
+    let mut cfg = Algorithm1Config::new(
+        Moments::RmsProp { beta2 },
+        eta,
+        g,
+        RunSettings::full_batch(t, std_noise(sigma)).unwrap(),
+    )
+    .unwrap();
     cfg.nu = nu;
     cfg.lambda = lambda;
-    cfg.w1 = Some(w1.clone());
+    cfg.settings.x0 = Some(w1.clone());
     let inputs = EmpiricalInputs { steps_t: t, loss_gap: empirical_loss(&model, &data, &w1), dim_p: p as u64, sigma };
     let step = AdaptiveStep { step_size_eta: eta, nu, lambda, smoothness_l: L };
     let corrected = rmsprop_empirical_bound(&step, beta2, g, &inputs).unwrap() / p as f64;
@@ -256,7 +262,10 @@ fn stat_dpagd_theorem5_dp_rmsprop_empirical_bound_holds_in_expectation() {
     };
     let xs = collect(&cfg, true);
     let (m, margin) = (mean(&xs), bernstein_margin(&xs, G_INF_SQ, a));
-    let on_sum = Algorithm1Config { noise: std_noise(n as f64 * sigma), ..cfg.clone() };
+    let on_sum = Algorithm1Config {
+        settings: RunSettings { privacy: std_noise(n as f64 * sigma), ..cfg.settings.clone() },
+        ..cfg.clone()
+    };
     let xs2 = collect(&on_sum, false);
     let (m2, margin2) = (mean(&xs2), bernstein_margin(&xs2, G_INF_SQ, a));
     eprintln!(
@@ -303,11 +312,17 @@ fn stat_dpagd_theorem6_dp_adam_empirical_bound_with_high_probability() {
     let model = SeparableNonConvex { dim: p };
     let eta = adam_step_size_cap(beta1, nu, L).unwrap();
     let moments = Moments::Adam { beta1, beta2 };
-    let mut cfg = Algorithm1Config::new(moments, t, eta, model.gradient_bound(), std_noise(sigma)).unwrap();
+    let mut cfg = Algorithm1Config::new(
+        moments,
+        eta,
+        model.gradient_bound(),
+        RunSettings::full_batch(t, std_noise(sigma)).unwrap(),
+    )
+    .unwrap();
     cfg.nu = nu;
     cfg.lambda = lambda;
     let w1 = vec![1.0, -1.5, 0.5, 2.5];
-    cfg.w1 = Some(w1.clone());
+    cfg.settings.x0 = Some(w1.clone());
     let mu = mu_for_failure_probability_empirical(p as u64, t, beta).unwrap();
     let alpha_sq = p as f64 * mu * mu * sigma * sigma;
     let step = AdaptiveStep { step_size_eta: eta, nu, lambda, smoothness_l: L };
@@ -399,9 +414,14 @@ fn stat_dpagd_rates_gradient_decreases_with_epsilon_and_falls_below_the_start() 
         .iter()
         .map(|&eps| {
             let sigma = zcdp_sufficient_sigma(t, sensitivity, eps, delta).unwrap();
-            let mut cfg =
-                Algorithm1Config::new(Moments::Gd, t, dp_gd_step_size(L).unwrap(), g, std_noise(sigma)).unwrap();
-            cfg.w1 = Some(w1.clone());
+            let mut cfg = Algorithm1Config::new(
+                Moments::Gd,
+                dp_gd_step_size(L).unwrap(),
+                g,
+                RunSettings::full_batch(t, std_noise(sigma)).unwrap(),
+            )
+            .unwrap();
+            cfg.settings.x0 = Some(w1.clone());
             // the seeds' runs are independent: run them in parallel (collected in seed order)
             (0..runs)
                 .into_par_iter()

@@ -24,6 +24,7 @@ use crate::data::{Dataset, absolute_regression, absolute_regression_scales};
 use crate::error::Result;
 use crate::geometry::Domain;
 use crate::loss::Loss;
+use crate::optim::RunSettings;
 use crate::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use crate::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use crate::optim::{Observer, Privacy, TraceEvent};
@@ -132,8 +133,8 @@ fn run_once(
     let mut rec = CurveRecorder { data: s.data, every, sum: vec![0.0; D], count: 0, curve: Vec::new() };
     let run = match m {
         Method::DpSgd => {
-            let mut cfg = DpSgdConfig::new(s.steps, alpha, 1.0, q, privacy)?;
-            cfg.batch_size_b = Some(BATCH as f64);
+            let run_settings = RunSettings::poisson(s.steps, q, privacy)?.with_batch_size_b(BATCH as f64)?;
+            let mut cfg = DpSgdConfig::new(alpha, 1.0, run_settings)?;
             cfg.domain = Domain::Box { radius: 1.0 };
             dp_sgd(s.data, Loss::Absolute, &cfg, seed, &mut rec)?
         }
@@ -143,8 +144,8 @@ fn run_once(
                 Method::PasanAdapted | Method::PaganAdapted => (s.adapted_b, true),
                 _ => (1.0, false),
             };
-            let mut cfg = AdaptiveNoiseConfig::new(D, s.steps, alpha, b, q, privacy)?;
-            cfg.batch_size_b = Some(BATCH as f64);
+            let run_settings = RunSettings::poisson(s.steps, q, privacy)?.with_batch_size_b(BATCH as f64)?;
+            let mut cfg = AdaptiveNoiseConfig::new(D, alpha, b, run_settings)?;
             cfg.domain = Domain::Box { radius: 1.0 };
             if adapted {
                 cfg.ellipsoid_c = s.adapted_c.clone();

@@ -23,6 +23,7 @@ use crate::error::Result;
 use crate::loss::Loss;
 use crate::model::{GradientOracle, SparseGlm};
 use crate::optim::Privacy;
+use crate::optim::RunSettings;
 use crate::optim::dp2::Preconditioner;
 use crate::optim::dp2::algorithm1::{Dp2Config, NoiseOrder, dp2};
 use crate::optim::dp2::extra_query::dp2_extra_query;
@@ -252,21 +253,20 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
             _ => None,
         };
         let run = if let Some(update) = update {
-            let cfg = MinibatchConfig::new(update, steps, h.lr_sgd, h.clip_sgd, q, target)?.with_batch_size_b(BATCH)?;
+            let run_settings = RunSettings::poisson(steps, q, target)?.with_batch_size_b(BATCH)?;
+            let cfg = MinibatchConfig::new(update, h.lr_sgd, h.clip_sgd, run_settings)?;
             dp_minibatch_on(&oracle, &cfg, s, &mut rec)?
         } else {
             let pre =
                 if m == Method::Dp2AdaGrad { Preconditioner::AdaGrad } else { Preconditioner::RmsProp { beta: 0.9 } };
+            let run_settings = RunSettings::poisson(steps, q, target)?.with_batch_size_b(BATCH)?;
             let mut cfg = Dp2Config::new(
                 pre,
-                steps,
                 (h.delay, h.delay),
                 (h.lr_sgd, h.lr_adaptive),
                 (h.clip_sgd, h.clip_adaptive),
-                q,
-                target,
-            )?
-            .with_batch_size_b(BATCH)?;
+                run_settings,
+            )?;
             if m == Method::Variant2 {
                 cfg.noise_order = NoiseOrder::NoiseFirst;
             }

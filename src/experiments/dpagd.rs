@@ -25,6 +25,7 @@ use crate::error::Result;
 use crate::model::synthetic::gaussian_classes;
 use crate::model::{Mlp, Model};
 use crate::optim::Privacy;
+use crate::optim::RunSettings;
 use crate::optim::dpagd::minibatch::{MinibatchConfig, Update, dp_minibatch};
 use crate::rng::{Seeds, Stream};
 use rayon::prelude::*;
@@ -133,10 +134,15 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     let run_one = |m: Update, eps: f64, lr: f64, r: u64, curve: bool| -> Result<Outcome> {
         let s = seeds.child(r);
         let w0 = model.init(&mut s.stream(Stream::Init));
-        let mut cfg = MinibatchConfig::new(m, steps, lr, 1.0, q, Privacy::Target { epsilon: eps, delta: DELTA })?
-            .with_batch_size_b(BATCH as f64)?;
+        let mut cfg = MinibatchConfig::new(
+            m,
+            lr,
+            1.0,
+            RunSettings::poisson(steps, q, Privacy::Target { epsilon: eps, delta: DELTA })?
+                .with_batch_size_b(BATCH as f64)?,
+        )?;
         cfg.step_decay = Some((decay_every, 0.1));
-        cfg.w0 = Some(w0);
+        cfg.settings.x0 = Some(w0);
         // the plot starts at epoch 1, as `dp2.svg` does
         let mut rec = EpochCurve::new(steps_per_epoch, curve, |x: &[f64]| {
             model.evaluate(x, &test).ok().and_then(|e| e.accuracy).unwrap_or(f64::NAN)

@@ -33,6 +33,7 @@ use crate::bounds::l1::theorem6_rate_unit_constant;
 use crate::data::l1_problems::LeastSquaresL1;
 use crate::error::Result;
 use crate::loss::Loss;
+use crate::optim::RunSettings;
 use crate::optim::l1::{
     FrankWolfeConfig, FwPrivacy, MirrorMap, NoisyMirrorDescentConfig, Polytope, noisy_mirror_descent,
 };
@@ -235,14 +236,8 @@ fn problem(n: usize, d: usize, s: Seeds) -> Result<(LeastSquaresL1, f64)> {
 fn md_excess(p: &(LeastSquaresL1, f64), epsilon: f64, eta: f64, s: Seeds) -> Result<(f64, f64)> {
     let n = p.0.data.n();
     let b = (n as f64).sqrt().ceil() as usize;
-    let mut cfg = NoisyMirrorDescentConfig::new(
-        (n / b) as u64,
-        RADIUS,
-        lipschitz(),
-        b,
-        MirrorMap::Entropic,
-        Privacy::Target { epsilon, delta: DELTA },
-    )?;
+    let run_settings = RunSettings::without_replacement((n / b) as u64, b, Privacy::Target { epsilon, delta: DELTA })?;
+    let mut cfg = NoisyMirrorDescentConfig::new(RADIUS, lipschitz(), MirrorMap::Entropic, run_settings)?;
     cfg.step_size_eta = Some(eta);
     let run = noisy_mirror_descent(&p.0.data, Loss::Squared, &cfg, s.child(1), &mut NoTrace)?;
     Ok((p.0.population_loss(&run.x) - p.1, run.privacy.sigma))

@@ -21,79 +21,53 @@
 //! Proof: proofs/dp_sgd.md.
 
 use super::private_step::{PrivateGradientStep, start_point};
-use super::{
-    Averager, GradientBound, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent,
-    check_private_step_settings, check_start,
-};
-use crate::accounting::Neighbouring;
+use super::{Averager, GradientBound, NoiseShape, Observer, OutputPoint, PrivateRelease, Run, RunSettings, TraceEvent};
 use crate::data::Dataset;
 use crate::error::{Result, check};
 use crate::geometry::Domain;
 use crate::loss::Loss;
 use crate::rng::Seeds;
-use crate::sampling::BatchSampler;
 use serde::Serialize;
 
 /// DP-SGD settings; field names end in the paper's symbols.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DpSgdConfig {
-    /// T: number of steps.
-    pub steps_t: u64,
     /// η: learning rate.
     pub learning_rate_eta: f64,
     /// C: per-example l2 clipping radius (∞: no clipping, allowed only with a noise multiplier
     /// and then without a privacy claim).
     pub clip_c: f64,
-    /// How batches are drawn (Poisson by default).
-    pub sampler: BatchSampler,
-    /// σ, or the (ε, δ) it is calibrated to.
-    pub privacy: Privacy,
-    /// The neighbouring relation of the privacy claim.
-    pub neighbouring: Neighbouring,
+    /// T, the sampler (Poisson by default), σ or the (ε, δ) it is calibrated to, the neighbouring
+    /// relation, the normaliser b and x^0 (default: 0 projected onto X).
+    #[serde(flatten)]
+    pub settings: RunSettings,
     /// X.
     pub domain: Domain,
     /// Which point is returned.
     pub output: OutputPoint,
-    /// x^0 (default: 0 projected onto X).
-    pub x0: Option<Vec<f64>>,
     /// Reference or GLM fast path for the per-example gradients.
     pub engine: crate::optim::GradientEngine,
-    /// b: the public normaliser of the noisy sum (the expected batch size). `None`: read from the
-    /// data (`q·n`), refused for private add/remove runs, where `|D|` is private.
-    pub batch_size_b: Option<f64>,
 }
 
 impl DpSgdConfig {
-    /// Defaults: Poisson sampling at the given rate, add/remove, unconstrained, average from 0.
+    /// DP-SGD with `settings` ([`RunSettings::poisson`]: T steps, Poisson sampling at rate q,
+    /// add/remove), unconstrained, average from 0.
     ///
     /// # Errors
-    /// `InvalidParameter` for T = 0, η ≤ 0, C ≤ 0 or NaN, q ∉ (0, 1], an invalid privacy request,
-    /// or C = ∞ with a privacy target (as [`DpSgdConfig::validate_settings`]).
-    pub fn new(steps_t: u64, learning_rate_eta: f64, clip_c: f64, q: f64, privacy: Privacy) -> Result<Self> {
-        let config = DpSgdConfig {
-            steps_t,
-            learning_rate_eta,
-            clip_c,
-            sampler: BatchSampler::Poisson { q },
-            privacy,
-            neighbouring: Neighbouring::AddRemove,
-            domain: Domain::Unconstrained,
-            output: OutputPoint::AverageFromZero,
-            x0: None,
-            engine: crate::optim::GradientEngine::Reference,
-            batch_size_b: None,
-        };
-        config.validate_settings()?;
-        Ok(config)
-    }
-
-    /// Declares the public normaliser b > 0 of the noisy sum (see the field `batch_size_b`).
-    ///
-    /// # Errors
-    /// `InvalidParameter` for b ≤ 0 or non-finite.
-    pub fn with_batch_size_b(mut self, b: f64) -> Result<Self> {
-        self.batch_size_b = Some(check::positive("batch size b (normaliser)", b)?);
-        Ok(self)
+    /// `InvalidParameter` for T = 0, η ≤ 0, C ≤ 0 or NaN, invalid settings, or C = ∞ with a
+    /// privacy target (as [`DpSgdConfig::validate_settings`]).
+    pub fn new(learning_rate_eta: f64, clip_c: f64, settings: RunSettings) -> Result<Self> {
+        crate::optim::checked(
+            DpSgdConfig {
+                learning_rate_eta,
+                clip_c,
+                settings,
+                domain: Domain::Unconstrained,
+                output: OutputPoint::AverageFromZero,
+                engine: crate::optim::GradientEngine::Reference,
+            },
+            DpSgdConfig::validate_settings,
+        )
     }
 
     /// Runs DP-SGD with these settings, without a trace ([`dp_sgd`] takes an observer).
@@ -110,18 +84,13 @@ impl DpSgdConfig {
     /// # Errors
     /// `InvalidParameter` naming the first invalid setting.
     pub fn validate_settings(&self) -> Result<()> {
-        check::count("steps", self.steps_t)?;
         check::positive("learning rate", self.learning_rate_eta)?;
-        check_private_step_settings("clip", self.clip_c, &self.sampler, &self.privacy, self.batch_size_b)
+        self.settings.validate_with_clip("clip", self.clip_c)
     }
 
     fn validate(&self, data: &Dataset) -> Result<()> {
         self.validate_settings()?;
-        self.sampler.validate(data.n())?;
-        if let Some(x0) = &self.x0 {
-            check_start(x0, data.d())?;
-        }
-        Ok(())
+        self.settings.validate_on(data.n(), data.d())
     }
 }
 
@@ -141,17 +110,14 @@ pub fn dp_sgd(
     config.validate(data)?;
     loss.check_labels(data)?;
     let (n, d) = (data.n(), data.d());
-    let T = config.steps_t;
+    let T = config.settings.steps_t;
     let C = config.clip_c;
     let bound = if C.is_infinite() { GradientBound::None } else { GradientBound::L2 { clip: C } };
-    let release = PrivateRelease::new(
-        ReleasePlan::clipped_sums(config.sampler, n, T, config.privacy, config.neighbouring, config.batch_size_b, C),
-        seeds,
-    )?;
+    let release = PrivateRelease::new(config.settings.release_plan(n, C.is_finite()), seeds)?;
     let mut step = PrivateGradientStep::new(release, config.engine, bound, NoiseShape::Isotropic { clip: C }, d);
     let mut avg = Averager::new(d);
     // Alg. 1, line 1: initialise x^0
-    let mut x = start_point(config.x0.as_deref(), d, &config.domain);
+    let mut x = start_point(config.settings.x0.as_deref(), d, &config.domain);
     let mut x_next = vec![0.0; d];
     for k in 0..T {
         observer.observe(TraceEvent::Iterate { step: k, x: &x });

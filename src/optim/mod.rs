@@ -3,7 +3,9 @@
 //! an [`Observer`], a trace of its iterates and released noisy gradients for audits and
 //! convergence tests. The same seed gives a bit-identical run.
 //!
-//! Shared pieces: [`Privacy`] (a target (ε, δ) calibrated by the accountant, or a noise multiplier),
+//! Shared pieces: [`RunSettings`] (sampler, privacy request, neighbouring relation, normaliser b and
+//! start point of a private gradient run, checked once), [`Privacy`] (a target (ε, δ) calibrated by
+//! the accountant, or a noise multiplier),
 //! [`OutputPoint`] (which average is returned), [`EventLog`] (the executed events).
 
 pub mod adaptive_noise;
@@ -14,6 +16,7 @@ pub mod fast;
 pub mod l1;
 mod private_step;
 pub mod release;
+pub mod run_settings;
 pub mod run_spec;
 pub mod sparse;
 
@@ -25,6 +28,7 @@ pub use release::public_draw::MEASUREMENT_STREAM;
 pub use release::{
     NoiseForm, NoiseShape, PrivateRelease, PrivateSelection, ReleasePlan, ReleaseSummary, SelectionMechanism,
 };
+pub use run_settings::RunSettings;
 pub use run_spec::RunSpec;
 
 use crate::accounting::{Accountant, DpEvent, Neighbouring};
@@ -92,31 +96,15 @@ impl Privacy {
     }
 }
 
-/// The settings every private step shares, checked before any data is seen: the clip (or
-/// gradient bound) `clip` > 0 (∞: no clipping, refused with a privacy target since nothing bounds
-/// the sensitivity), the sampler's own numbers, the privacy request, a declared normaliser b > 0.
+/// `config` if `check` accepts it, else the first error: the last step of every validating
+/// constructor (`new` builds the value with its defaults, then refuses it whole, before any data
+/// is seen, if a setting is invalid).
 ///
 /// # Errors
-/// `InvalidParameter` naming the first invalid setting (`clip_name` for the clip).
-pub(crate) fn check_private_step_settings(
-    clip_name: &'static str,
-    clip: f64,
-    sampler: &crate::sampling::BatchSampler,
-    privacy: &Privacy,
-    batch_size_b: Option<f64>,
-) -> Result<()> {
-    if clip.is_nan() || clip <= 0.0 {
-        return Err(Error::invalid(clip_name, clip, "> 0 (or infinite for no clipping)"));
-    }
-    if clip.is_infinite() && matches!(privacy, Privacy::Target { .. }) {
-        return Err(Error::invalid(clip_name, "none", "finite when a privacy target is given (no sensitivity bound)"));
-    }
-    sampler.validate_settings()?;
-    privacy.validate()?;
-    if let Some(b) = batch_size_b {
-        check::positive("batch size b (normaliser)", b)?;
-    }
-    Ok(())
+/// The error of `check`.
+pub(crate) fn checked<C>(config: C, check: impl FnOnce(&C) -> Result<()>) -> Result<C> {
+    check(&config)?;
+    Ok(config)
 }
 
 /// How per-example gradients are computed and summed.

@@ -1,11 +1,13 @@
-//! The private gradient step shared by DP-SGD (`dp_sgd.rs`, Alg. 1 lines 3–6) and \[ADFJT\]
-//! PASAN / PAGAN (Algs. 1–2, lines 3–6): draw the batch, sum the bounded per-example gradients,
-//! release the noisy sum through [`PrivateRelease`] (noise and privacy event in one call). What
-//! differs between the algorithms (clipping ball or ellipsoid, noise shape, the update of the
-//! following lines) is given by the caller.
+//! The private gradient step shared by DP-SGD (`dp_sgd.rs`, Alg. 1 lines 3–6), \[ADFJT\]
+//! PASAN / PAGAN (Algs. 1–2, lines 3–6) and \[AFKT\]'s noisy mirror descents (Algs. 1 and 5,
+//! lines 3–4, and the inner solver of Algs. 2 and 6): draw the batch, sum the bounded
+//! per-example gradients, release the noisy sum through [`PrivateRelease`] (noise and privacy
+//! event in one call). What differs between the algorithms (clipping ball or ellipsoid, noise
+//! shape, the update of the following lines) is given by the caller.
 //!
 //! Proof: proofs/private_release.md (one noise draw and one event per release); the algorithms'
-//! own proofs (proofs/dp_sgd.md, proofs/adaptive_noise/pasan.md, pagan.md) cover lines 3–6.
+//! own proofs (proofs/dp_sgd.md, proofs/adaptive_noise/pasan.md, pagan.md,
+//! proofs/l1/noisy_mirror_descent.md, lp_mirror_descent.md) cover those lines.
 
 use super::fast::bounded_gradient_sum_glm;
 use super::release::{NoiseShape, PrivateRelease, ReleaseSummary};

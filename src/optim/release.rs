@@ -77,31 +77,6 @@ pub struct ReleasePlan {
     pub form: NoiseForm,
 }
 
-impl ReleasePlan {
-    /// The plan of a run that adds noise σ·`clip` to sums of terms clipped at `clip`
-    /// ([`NoiseForm::Multiplier`]; `clip` = ∞: no bound, no privacy claim).
-    pub fn clipped_sums(
-        sampler: BatchSampler,
-        n: usize,
-        steps: u64,
-        privacy: Privacy,
-        neighbouring: Neighbouring,
-        batch_size_b: Option<f64>,
-        clip: f64,
-    ) -> Self {
-        ReleasePlan {
-            sampler,
-            n,
-            steps,
-            privacy,
-            neighbouring,
-            batch_size_b,
-            clipped: clip.is_finite(),
-            form: NoiseForm::Multiplier,
-        }
-    }
-}
-
 /// The shape of the noise on one released sum, given the run's σ.
 #[derive(Debug, Clone, Copy)]
 pub enum NoiseShape<'a> {

@@ -5,6 +5,7 @@
 use dpref::data::{Dataset, absolute_regression};
 use dpref::geometry::EllipsoidProjection;
 use dpref::loss::Loss;
+use dpref::optim::RunSettings;
 use dpref::optim::adaptive_noise::{AdaptiveMethod, AdaptiveNoiseConfig};
 use dpref::optim::{Privacy, Run, Trace};
 use dpref::rng::{Seeds, Stream};
@@ -24,7 +25,7 @@ pub const ALGS: [Alg; 2] = [Alg::Pasan, Alg::Pagan];
 pub fn run(alg: Alg, data: &Dataset, loss: Loss, cfg: &AdaptiveNoiseConfig, seed: u64) -> (Run, Trace) {
     let mut trace = Trace::default();
     let mut cfg = cfg.clone();
-    cfg.batch_size_b = cfg.batch_size_b.or(Some(cfg.sampler.expected_batch_size(data.n())));
+    cfg.settings.batch_size_b = cfg.settings.batch_size_b.or(Some(cfg.settings.sampler.expected_batch_size(data.n())));
     let r = match alg {
         Alg::Pasan => AdaptiveMethod::Pasan.run(data, loss, &cfg, Seeds::new(seed), &mut trace),
         Alg::Pagan => AdaptiveMethod::Pagan.run(data, loss, &cfg, Seeds::new(seed), &mut trace),
@@ -51,7 +52,7 @@ pub fn regression(n: usize, d: usize, seed: u64) -> Dataset {
 
 /// A config with a non-isotropic ellipsoid `C`, clip radius B, Poisson rate q, step scale α.
 pub fn config(d: usize, steps: u64, b: f64, q: f64, privacy: Privacy) -> AdaptiveNoiseConfig {
-    let mut cfg = AdaptiveNoiseConfig::new(d, steps, 0.5, b, q, privacy).unwrap();
+    let mut cfg = AdaptiveNoiseConfig::new(d, 0.5, b, RunSettings::poisson(steps, q, privacy).unwrap()).unwrap();
     cfg.ellipsoid_c = (0..d).map(|j| ((j + 1) as f64).powf(2.0)).collect();
     cfg
 }

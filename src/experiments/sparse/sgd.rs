@@ -23,6 +23,7 @@ use crate::experiments::{median, short, tune_extending};
 use crate::geometry::Domain;
 use crate::loss::Loss;
 use crate::model::{GradientOracle, SparseGlm};
+use crate::optim::RunSettings;
 use crate::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use crate::optim::sparse::{BiasReducedSgdConfig, BoostedSgdConfig, Convexity, SelectionScore};
 use crate::optim::{NoTrace, OutputPoint, Privacy, PrivacyReport};
@@ -132,14 +133,15 @@ fn run_method(m: usize, eta: f64, s: usize, data: &SparseDataset, dense: &Datase
             let b = (n as f64).sqrt().round() as usize;
             let steps = DPSGD_EPOCHS * (n / b) as u64;
             let mut cfg = DpSgdConfig::new(
-                steps,
                 eta,
                 GRADIENT_BOUND,
-                b as f64 / n as f64,
-                Privacy::Target { epsilon: EPSILON_E4, delta: DELTA_E4 },
+                RunSettings::new(
+                    steps,
+                    BatchSampler::WithoutReplacement { batch_size: b },
+                    Privacy::Target { epsilon: EPSILON_E4, delta: DELTA_E4 },
+                    Neighbouring::ReplaceOne,
+                )?,
             )?;
-            cfg.sampler = BatchSampler::WithoutReplacement { batch_size: b };
-            cfg.neighbouring = Neighbouring::ReplaceOne;
             cfg.output = OutputPoint::Last;
             let run = dp_sgd(dense, Loss::GemanMcClure, &cfg, seeds, &mut NoTrace)?;
             Ok(Outcome { grad_norm: gradient_norm(&glm, &run.x), privacy: run.privacy, steps: None })

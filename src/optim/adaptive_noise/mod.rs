@@ -20,28 +20,23 @@ pub mod pagan;
 pub mod pasan;
 pub mod second_moment;
 
-pub use biased::{biased_adagrad, biased_sgd};
+pub use biased::Template;
 pub use second_moment::{MomentNoise, SecondMomentConfig, SecondMomentEstimate, private_second_moments};
 
-use crate::accounting::Neighbouring;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::geometry::{Domain, EllipsoidProjection};
 use crate::loss::Loss;
 use crate::optim::private_step::{PrivateGradientStep, start_point};
 use crate::optim::{
-    Averager, GradientBound, NoTrace, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run,
-    TraceEvent, check_start,
+    Averager, GradientBound, NoTrace, NoiseShape, Observer, OutputPoint, PrivateRelease, Run, RunSettings, TraceEvent,
 };
 use crate::rng::Seeds;
-use crate::sampling::BatchSampler;
 use serde::Serialize;
 
 /// Settings of PASAN and PAGAN; field names end in the paper's symbols.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AdaptiveNoiseConfig {
-    /// T: number of steps.
-    pub steps_t: u64,
     /// α: step scale (theory: D₂ for PASAN, D∞ for PAGAN).
     pub step_scale_alpha: f64,
     /// diag(C) ≻ 0: the ellipsoid shape, `A = C/B²`.
@@ -50,67 +45,40 @@ pub struct AdaptiveNoiseConfig {
     pub clip_radius_b: f64,
     /// Radial (default) or Euclidean projection onto the ellipsoid.
     pub projection: EllipsoidProjection,
-    /// How batches are drawn (Poisson by default; the paper's with-replacement draw has no
-    /// accountant).
-    pub sampler: BatchSampler,
-    /// z (noise multiplier on the sum in whitened coordinates) or the (ε, δ) it is calibrated to.
-    pub privacy: Privacy,
-    /// Neighbouring relation of the claim.
-    pub neighbouring: Neighbouring,
+    /// T, the sampler (Poisson by default; the paper's with-replacement draw has no accountant), z (noise
+    /// multiplier on the sum in whitened coordinates) or the (ε, δ) it is calibrated to, the
+    /// neighbouring relation, the normaliser b and x^0 (default 0 projected onto X).
+    #[serde(flatten)]
+    pub settings: RunSettings,
     /// X.
     pub domain: Domain,
     /// Which point is returned.
     pub output: OutputPoint,
-    /// x^0 (default 0 projected onto X).
-    pub x0: Option<Vec<f64>>,
     /// Reference or GLM fast path for the per-example gradients.
     pub engine: crate::optim::GradientEngine,
-    /// b: the public normaliser of the noisy sum (the expected batch size). `None`: read from the
-    /// data (`q·n`), refused for private add/remove runs, where `|D|` is private (proofs/dp_sgd.md §5 D1).
-    pub batch_size_b: Option<f64>,
 }
 
 impl AdaptiveNoiseConfig {
-    /// Defaults: A = I/B² (isotropic), radial projection, Poisson with rate q, add/remove,
-    /// unconstrained, average from 0.
+    /// PASAN/PAGAN with `settings` ([`RunSettings::poisson`]: T steps, Poisson with rate q,
+    /// add/remove), A = I/B² (isotropic), radial projection, unconstrained, average from 0.
     ///
     /// # Errors
-    /// `InvalidParameter` for T = 0, α ≤ 0, B ≤ 0 or NaN, q ∉ (0, 1], an invalid privacy request,
-    /// or B = ∞ with a privacy target (as [`AdaptiveNoiseConfig::validate_settings`]).
-    pub fn new(
-        d: usize,
-        steps_t: u64,
-        step_scale_alpha: f64,
-        clip_radius_b: f64,
-        q: f64,
-        privacy: Privacy,
-    ) -> Result<Self> {
-        let config = AdaptiveNoiseConfig {
-            steps_t,
-            step_scale_alpha,
-            ellipsoid_c: vec![1.0; d],
-            clip_radius_b,
-            projection: EllipsoidProjection::Radial,
-            sampler: BatchSampler::Poisson { q },
-            privacy,
-            neighbouring: Neighbouring::AddRemove,
-            domain: Domain::Unconstrained,
-            output: OutputPoint::AverageFromZero,
-            x0: None,
-            engine: crate::optim::GradientEngine::Reference,
-            batch_size_b: None,
-        };
-        config.validate_settings()?;
-        Ok(config)
-    }
-
-    /// Declares the public normaliser b > 0 of the noisy sum (see the field `batch_size_b`).
-    ///
-    /// # Errors
-    /// `InvalidParameter` for b ≤ 0 or non-finite.
-    pub fn with_batch_size_b(mut self, b: f64) -> Result<Self> {
-        self.batch_size_b = Some(check::positive("batch size b (normaliser)", b)?);
-        Ok(self)
+    /// `InvalidParameter` for T = 0, α ≤ 0, B ≤ 0 or NaN, invalid settings, or B = ∞ with a
+    /// privacy target (as [`AdaptiveNoiseConfig::validate_settings`]).
+    pub fn new(d: usize, step_scale_alpha: f64, clip_radius_b: f64, settings: RunSettings) -> Result<Self> {
+        crate::optim::checked(
+            AdaptiveNoiseConfig {
+                step_scale_alpha,
+                ellipsoid_c: vec![1.0; d],
+                clip_radius_b,
+                projection: EllipsoidProjection::Radial,
+                settings,
+                domain: Domain::Unconstrained,
+                output: OutputPoint::AverageFromZero,
+                engine: crate::optim::GradientEngine::Reference,
+            },
+            AdaptiveNoiseConfig::validate_settings,
+        )
     }
 
     /// Sets the ellipsoid shape diag(C) (entries > 0 and finite, with B: `A = C/B²` representable).
@@ -151,18 +119,11 @@ impl AdaptiveNoiseConfig {
     /// # Errors
     /// `InvalidParameter` naming the first invalid setting.
     pub fn validate_settings(&self) -> Result<()> {
-        check::count("steps", self.steps_t)?;
         check::positive("step scale alpha", self.step_scale_alpha)?;
         for &c in &self.ellipsoid_c {
             check::positive("ellipsoid C entry", c)?;
         }
-        crate::optim::check_private_step_settings(
-            "clip radius B",
-            self.clip_radius_b,
-            &self.sampler,
-            &self.privacy,
-            self.batch_size_b,
-        )?;
+        self.settings.validate_with_clip("clip radius B", self.clip_radius_b)?;
         if self.clip_radius_b.is_finite() {
             // A = C/B² and the noise scale B/√C must be representable, or the projection and the
             // noise silently degenerate (A = 0: no clipping at all; A = ∞: everything clipped to 0).
@@ -184,11 +145,7 @@ impl AdaptiveNoiseConfig {
             return Err(Error::invalid("ellipsoid C", self.ellipsoid_c.len(), "of the data's dimension"));
         }
         self.validate_settings()?;
-        self.sampler.validate(n)?;
-        if let Some(x0) = &self.x0 {
-            check_start(x0, d)?;
-        }
-        Ok(())
+        self.settings.validate_on(n, d)
     }
 
     /// `a = diag(A) = C/B²`.
@@ -204,18 +161,8 @@ impl AdaptiveNoiseConfig {
     /// # Errors
     /// As [`PrivateRelease::new`].
     pub(crate) fn private_step<'a>(&'a self, n: usize, seeds: Seeds, a: &'a [f64]) -> Result<PrivateGradientStep<'a>> {
-        let release = PrivateRelease::new(
-            ReleasePlan::clipped_sums(
-                self.sampler,
-                n,
-                self.steps_t,
-                self.privacy,
-                self.neighbouring,
-                self.batch_size_b,
-                self.clip_radius_b,
-            ),
-            seeds,
-        )?;
+        let plan = self.settings.release_plan(n, self.clip_radius_b.is_finite());
+        let release = PrivateRelease::new(plan, seeds)?;
         let bound = if self.clip_radius_b.is_finite() {
             GradientBound::Ellipsoid { a, kind: self.projection }
         } else {
@@ -265,12 +212,12 @@ impl AdaptiveMethod {
             config.domain.project_weighted(&mut vec![0.0; d], &vec![1.0; d])?;
         }
         loss.check_labels(data)?;
-        let T = config.steps_t;
+        let T = config.settings.steps_t;
         let a = config.ellipsoid_a();
         let mut step = config.private_step(n, seeds, &a)?;
         let mut avg = Averager::new(d);
         // Alg. 1, line 1 (Alg. 2 alike): x^0 in X
-        let mut x = start_point(config.x0.as_deref(), d, &config.domain);
+        let mut x = start_point(config.settings.x0.as_deref(), d, &config.domain);
         let mut x_next = vec![0.0; d];
         // The AdaGrad sums: S (a scalar, Alg. 1) or S_j (per coordinate, Alg. 2), and H (Alg. 2)
         let (mut sum_sq_norm, mut sum_sq, mut h) = (0.0, vec![0.0; d], vec![0.0; d]);

@@ -33,15 +33,11 @@
 //! Proof: proofs/dp2/dp2.md.
 
 use super::{Preconditioner, preconditioner_diagonal};
-use crate::accounting::Neighbouring;
 use crate::error::{Error, Result, check};
 use crate::model::GradientOracle;
 use crate::optim::private_step::oracle_start;
-use crate::optim::{
-    NoiseForm, NoiseShape, Observer, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent, check_start,
-};
+use crate::optim::{NoiseShape, Observer, PrivateRelease, Run, RunSettings, TraceEvent};
 use crate::rng::Seeds;
-use crate::sampling::BatchSampler;
 use serde::Serialize;
 
 /// Where the noise goes relative to the preconditioner in adaptive steps.
@@ -62,8 +58,6 @@ pub struct Dp2Config {
     pub preconditioner: Preconditioner,
     /// DP² or ablation variant 2.
     pub noise_order: NoiseOrder,
-    /// T ≥ 1.
-    pub steps_t: u64,
     /// s1 ≥ 1: SGD steps per cycle (their averaged releases update v).
     pub delay_sgd_s1: u64,
     /// s2 ≥ 1: adaptive steps per cycle.
@@ -78,63 +72,42 @@ pub struct Dp2Config {
     pub clip_adaptive_c2: f64,
     /// ε > 0 of `D = √v + ε` (the adaptivity constant, not a privacy parameter).
     pub eps_adapt: f64,
-    /// How batches are drawn (Poisson by default).
-    pub sampler: BatchSampler,
-    /// Noise multiplier σ, or the (ε, δ) it is calibrated to.
-    pub privacy: Privacy,
-    /// The neighbouring relation.
-    pub neighbouring: Neighbouring,
-    /// b: the public normaliser (see `crate::optim::batch_normaliser`).
-    pub batch_size_b: Option<f64>,
-    /// w^0 (default 0).
-    pub w0: Option<Vec<f64>>,
+    /// T, the sampler (Poisson by default), σ or the (ε, δ) it is calibrated to, the neighbouring
+    /// relation, the normaliser b and w^0 (default 0).
+    #[serde(flatten)]
+    pub settings: RunSettings,
 }
 
 impl Dp2Config {
-    /// DP² with `preconditioner`, Poisson rate q, add/remove, ε = 1e-7 (the authors' code).
+    /// DP² with `preconditioner` and `settings` ([`RunSettings::poisson`]: T steps, Poisson rate q,
+    /// add/remove), ε = 1e-7 (the authors' code).
     ///
     /// # Errors
     /// `InvalidParameter` for an invalid preconditioner, T, s1 or s2 = 0, α ≤ 0, a clip ≤ 0 or
-    /// NaN, q ∉ (0, 1], an invalid privacy request, or an unclipped phase with a target (as
+    /// NaN, invalid settings, or an unclipped phase with a target (as
     /// [`Dp2Config::validate_settings`]).
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         preconditioner: Preconditioner,
-        steps_t: u64,
         delays: (u64, u64),
         learning_rates: (f64, f64),
         clips: (f64, f64),
-        q: f64,
-        privacy: Privacy,
+        settings: RunSettings,
     ) -> Result<Self> {
-        let config = Dp2Config {
-            preconditioner,
-            noise_order: NoiseOrder::PreconditionFirst,
-            steps_t,
-            delay_sgd_s1: delays.0,
-            delay_adaptive_s2: delays.1,
-            learning_rate_sgd_alpha1: learning_rates.0,
-            learning_rate_adaptive_alpha2: learning_rates.1,
-            clip_sgd_c1: clips.0,
-            clip_adaptive_c2: clips.1,
-            eps_adapt: 1e-7,
-            sampler: BatchSampler::Poisson { q },
-            privacy,
-            neighbouring: Neighbouring::AddRemove,
-            batch_size_b: None,
-            w0: None,
-        };
-        config.validate_settings()?;
-        Ok(config)
-    }
-
-    /// Declares the public normaliser b > 0.
-    ///
-    /// # Errors
-    /// `InvalidParameter` for b ≤ 0 or non-finite.
-    pub fn with_batch_size_b(mut self, b: f64) -> Result<Self> {
-        self.batch_size_b = Some(check::positive("batch size b (normaliser)", b)?);
-        Ok(self)
+        crate::optim::checked(
+            Dp2Config {
+                preconditioner,
+                noise_order: NoiseOrder::PreconditionFirst,
+                delay_sgd_s1: delays.0,
+                delay_adaptive_s2: delays.1,
+                learning_rate_sgd_alpha1: learning_rates.0,
+                learning_rate_adaptive_alpha2: learning_rates.1,
+                clip_sgd_c1: clips.0,
+                clip_adaptive_c2: clips.1,
+                eps_adapt: 1e-7,
+                settings,
+            },
+            Dp2Config::validate_settings,
+        )
     }
 
     /// Selects DP² or ablation variant 2 (which clips both phases at C1).
@@ -184,16 +157,8 @@ impl Dp2Config {
         seeds: Seeds,
         run_event: Option<&dyn Fn(f64) -> Result<crate::accounting::DpEvent>>,
     ) -> Result<PrivateRelease> {
-        let plan = ReleasePlan {
-            sampler: self.sampler,
-            n,
-            steps: self.steps_t,
-            privacy: self.privacy,
-            neighbouring: self.neighbouring,
-            batch_size_b: self.batch_size_b,
-            clipped: self.clip_sgd_c1.is_finite() && self.adaptive_clip().is_finite(),
-            form: NoiseForm::Multiplier,
-        };
+        let clipped = self.clip_sgd_c1.is_finite() && self.adaptive_clip().is_finite();
+        let plan = self.settings.release_plan(n, clipped);
         match run_event {
             Some(event) => PrivateRelease::calibrated_on(plan, seeds, event),
             None => PrivateRelease::new(plan, seeds),
@@ -207,7 +172,6 @@ impl Dp2Config {
     /// `InvalidParameter` naming the first invalid setting.
     pub fn validate_settings(&self) -> Result<()> {
         self.preconditioner.validate()?;
-        check::count("steps T", self.steps_t)?;
         check::count("delay s1", self.delay_sgd_s1)?;
         check::count("delay s2", self.delay_adaptive_s2)?;
         check::positive("learning rate alpha1", self.learning_rate_sgd_alpha1)?;
@@ -220,16 +184,12 @@ impl Dp2Config {
         }
         // A privacy claim needs both phases clipped: the weaker clip is what bounds the run.
         let weaker_clip = self.clip_sgd_c1.max(self.adaptive_clip());
-        crate::optim::check_private_step_settings("clip", weaker_clip, &self.sampler, &self.privacy, self.batch_size_b)
+        self.settings.validate_with_clip("clip", weaker_clip)
     }
 
     pub(crate) fn validate(&self, n: usize, p: usize) -> Result<()> {
         self.validate_settings()?;
-        self.sampler.validate(n)?;
-        if let Some(w0) = &self.w0 {
-            check_start(w0, p)?;
-        }
-        Ok(())
+        self.settings.validate_on(n, p)
     }
 }
 
@@ -245,8 +205,8 @@ pub fn dp2(
     seeds: Seeds,
     observer: &mut impl Observer,
 ) -> Result<Run> {
-    let (n, p, w0) = oracle_start(oracle, config.w0.as_deref(), |n, p| config.validate(n, p))?;
-    let (T, s1, s2) = (config.steps_t, config.delay_sgd_s1, config.delay_adaptive_s2);
+    let (n, p, w0) = oracle_start(oracle, config.settings.x0.as_deref(), |n, p| config.validate(n, p))?;
+    let (T, s1, s2) = (config.settings.steps_t, config.delay_sgd_s1, config.delay_adaptive_s2);
     let (C1, C_adaptive) = (config.clip_sgd_c1, config.adaptive_clip());
     let mut release = config.private_release(n, seeds, None)?;
     let (mut v, mut acc, mut d, mut g) = (vec![0.0; p], vec![0.0; p], vec![1.0; p], vec![0.0; p]);

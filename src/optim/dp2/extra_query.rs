@@ -43,9 +43,9 @@ use crate::rng::Seeds;
 /// # Errors
 /// As the event constructors (σ ≤ 0, invalid sampling).
 pub fn extra_query_event(config: &Dp2Config, n: usize, sigma: f64) -> Result<DpEvent> {
-    let (t, s) = (config.steps_t, config.delay_sgd_s1);
+    let (t, s) = (config.settings.steps_t, config.delay_sgd_s1);
     let single = t.div_ceil(s);
-    let scheme = config.sampler.scheme(n);
+    let scheme = config.settings.sampler.scheme(n);
     let sgd = scheme.wrap(per_example_sum_gaussian(sigma)?)?;
     let double = scheme.wrap(per_example_sum_gaussian(sigma / std::f64::consts::SQRT_2)?)?;
     let mut parts = vec![DpEvent::self_composed(sgd, single)?];
@@ -73,8 +73,8 @@ pub fn dp2_extra_query(
             "precondition-first for variant 1 (the two ablations are separate methods)",
         ));
     }
-    let (n, p, w0) = oracle_start(oracle, config.w0.as_deref(), |n, p| config.validate(n, p))?;
-    let (T, s) = (config.steps_t, config.delay_sgd_s1);
+    let (n, p, w0) = oracle_start(oracle, config.settings.x0.as_deref(), |n, p| config.validate(n, p))?;
+    let (T, s) = (config.settings.steps_t, config.delay_sgd_s1);
     let (C1, C2) = (config.clip_sgd_c1, config.clip_adaptive_c2);
     let run_event = |sigma: f64| extra_query_event(config, n, sigma);
     let mut release = config.private_release(n, seeds, Some(&run_event))?;

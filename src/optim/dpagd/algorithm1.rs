@@ -23,11 +23,12 @@
 //! Proof: proofs/dpagd/dp_gd.md, proofs/dpagd/dp_rmsprop.md, proofs/dpagd/dp_adam.md.
 
 use super::{MomentState, Moments};
-use crate::accounting::Neighbouring;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::model::Model;
-use crate::optim::{NoiseForm, NoiseShape, Observer, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent};
+use crate::optim::{
+    NoiseForm, NoiseShape, Observer, Privacy, PrivateRelease, ReleasePlan, Run, RunSettings, TraceEvent,
+};
 use crate::rng::{Seeds, Stream};
 use crate::sampling::BatchSampler;
 use rand::RngExt;
@@ -52,8 +53,6 @@ pub enum Algorithm1Output {
 pub struct Algorithm1Config {
     /// φ, ψ: DP-GD, DP-RMSProp or DP-Adam.
     pub moments: Moments,
-    /// T ≥ 1: number of noisy releases.
-    pub steps_t: u64,
     /// η > 0 (constant, as in Thms 3–6).
     pub step_size_eta: f64,
     /// ν ≥ 0, added outside the square root (0 for DP-GD).
@@ -63,54 +62,44 @@ pub struct Algorithm1Config {
     /// G > 0: the per-example gradient bound (Assumption 1), enforced by clipping; ∞ only for a
     /// run without noise events.
     pub gradient_bound_g: f64,
-    /// The noise of line 4: the paper's σ, an absolute std on the mean gradient
-    /// ([`Privacy::StdOnMean`]); or a noise multiplier `s` on the clipped sum (std `s·G/n` on the
-    /// mean); or the (ε, δ) it is calibrated to.
-    pub noise: Privacy,
-    /// The neighbouring relation of the claim (the paper's Definition 1 is replace-one).
-    pub neighbouring: Neighbouring,
-    /// n: the public normaliser of the gradient mean. `None`: `|S|`, refused for private
-    /// add/remove runs, where `|S|` is private (proofs/dp_sgd.md §5 D1).
-    pub dataset_size_n: Option<f64>,
-    /// w_1 (default 0).
-    pub w1: Option<Vec<f64>>,
+    /// T ≥ 1 noisy releases; the full batch ([`RunSettings::full_batch`], the only sampler of
+    /// line 4); the noise of line 4 (`privacy`): the paper's σ, an absolute std on the mean
+    /// gradient ([`Privacy::StdOnMean`]), or a noise multiplier `s` on the clipped sum (std `s·G/n`
+    /// on the mean), or the (ε, δ) it is calibrated to; the relation of the claim (the paper's
+    /// Definition 1 is replace-one); n, the public normaliser of the gradient mean
+    /// (`batch_size_b`; `None`: `|S|`, refused for private add/remove runs, where `|S|` is
+    /// private, proofs/dp_sgd.md §5 D1); and w_1 (`x0`, default 0).
+    #[serde(flatten)]
+    pub settings: RunSettings,
     /// The output rule.
     pub output: Algorithm1Output,
 }
 
 impl Algorithm1Config {
-    /// The settings of `moments` with η, T, G and the noise; ν = 0, λ = 1 for DP-GD, and
-    /// ν = 1e-8, λ = ∞ otherwise; replace-one (the paper's relation); output `w_R`.
+    /// The settings of `moments` with η, G and `settings` ([`RunSettings::full_batch`]: T steps on
+    /// the full batch with the noise of line 4, replace-one, the paper's relation); ν = 0, λ = 1
+    /// for DP-GD, and ν = 1e-8, λ = ∞ otherwise; output `w_R`.
     ///
     /// # Errors
     /// `InvalidParameter` for T = 0, η ≤ 0, G ≤ 0 or NaN, an invalid noise request, or G = ∞ with
     /// a privacy target (as [`Algorithm1Config::validate_settings`]).
-    pub fn new(
-        moments: Moments,
-        steps_t: u64,
-        step_size_eta: f64,
-        gradient_bound_g: f64,
-        noise: Privacy,
-    ) -> Result<Self> {
+    pub fn new(moments: Moments, step_size_eta: f64, gradient_bound_g: f64, settings: RunSettings) -> Result<Self> {
         let (nu, lambda) = match moments {
             Moments::Gd => (0.0, 1.0),
             _ => (1e-8, f64::INFINITY),
         };
-        let config = Algorithm1Config {
-            moments,
-            steps_t,
-            step_size_eta,
-            nu,
-            lambda,
-            gradient_bound_g,
-            noise,
-            neighbouring: Neighbouring::ReplaceOne,
-            dataset_size_n: None,
-            w1: None,
-            output: Algorithm1Output::RandomIterate,
-        };
-        config.validate_settings()?;
-        Ok(config)
+        crate::optim::checked(
+            Algorithm1Config {
+                moments,
+                step_size_eta,
+                nu,
+                lambda,
+                gradient_bound_g,
+                settings,
+                output: Algorithm1Output::RandomIterate,
+            },
+            Algorithm1Config::validate_settings,
+        )
     }
 
     /// Sets ν ≥ 0 and λ > 0 of line 5 (checked against the moments rule).
@@ -138,25 +127,24 @@ impl Algorithm1Config {
     /// `InvalidParameter` naming the first invalid setting.
     pub fn validate_settings(&self) -> Result<()> {
         self.moments.validate(self.nu, self.lambda)?;
-        check::count("steps T", self.steps_t)?;
         check::positive("step size eta", self.step_size_eta)?;
         let g = self.gradient_bound_g;
         if g.is_nan() || g <= 0.0 {
             return Err(Error::invalid("gradient bound G", g, "> 0 (infinite: no clipping, no privacy claim)"));
         }
-        self.noise.validate()?;
-        if g.is_infinite() && matches!(self.noise, Privacy::Target { .. }) {
-            return Err(Error::invalid("gradient bound G", "none", "finite when a privacy target is given"));
+        self.settings.validate()?;
+        if self.settings.sampler != BatchSampler::Full {
+            return Err(Error::invalid("sampler", "a subsample", "the full batch (line 4 sums over all of S)"));
         }
-        if let Some(n) = self.dataset_size_n {
-            check::positive("dataset size n (normaliser)", n)?;
+        if g.is_infinite() && matches!(self.settings.privacy, Privacy::Target { .. }) {
+            return Err(Error::invalid("gradient bound G", "none", "finite when a privacy target is given"));
         }
         Ok(())
     }
 
     fn validate(&self, p: usize) -> Result<()> {
         self.validate_settings()?;
-        if let Some(w1) = &self.w1 {
+        if let Some(w1) = &self.settings.x0 {
             crate::optim::check_start(w1, p)?;
         }
         Ok(())
@@ -179,25 +167,14 @@ pub fn dpagd(
 ) -> Result<Run> {
     let p = model.num_params();
     config.validate(p)?;
-    let w1 = config.w1.clone().unwrap_or_else(|| vec![0.0; p]);
+    let w1 = config.settings.x0.clone().unwrap_or_else(|| vec![0.0; p]);
     model.validate(&w1, data)?;
-    let (n, T, G) = (data.n(), config.steps_t, config.gradient_bound_g);
+    let (n, T, G) = (data.n(), config.settings.steps_t, config.gradient_bound_g);
     // Alg. 1, line 2: sigma, an absolute std on the mean: one release is the event of a noise
     // multiplier s = sigma b / G on the sum of clipped gradients, b the public normaliser n.
-    let privacy = config.noise;
-    let mut release = PrivateRelease::new(
-        ReleasePlan {
-            sampler: BatchSampler::Full,
-            n,
-            steps: T,
-            privacy,
-            neighbouring: config.neighbouring,
-            batch_size_b: config.dataset_size_n,
-            clipped: G.is_finite(),
-            form: NoiseForm::StdOnMean { gradient_bound: G },
-        },
-        seeds,
-    )?;
+    let plan = config.settings.release_plan(n, G.is_finite());
+    let mut release =
+        PrivateRelease::new(ReleasePlan { form: NoiseForm::StdOnMean { gradient_bound: G }, ..plan }, seeds)?;
     let mut output_rng = seeds.stream(Stream::Other(OUTPUT_INDEX_STREAM_TAG));
     // Line 7's R ~ Unif{1..T}, drawn first: it cannot depend on the data or the noise.
     let R = output_rng.random_range(1..=T);

@@ -20,16 +20,12 @@
 //! # Proof
 //! Proof: proofs/dpagd/minibatch.md.
 
-use crate::accounting::Neighbouring;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::model::{GradientOracle, Model, OnData};
 use crate::optim::private_step::oracle_start;
-use crate::optim::{
-    NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run, TraceEvent, check_start,
-};
+use crate::optim::{NoiseShape, Observer, OutputPoint, PrivateRelease, Run, RunSettings, TraceEvent};
 use crate::rng::Seeds;
-use crate::sampling::BatchSampler;
 use serde::Serialize;
 
 /// The update applied to the privatised gradient g (PyTorch's formulas and defaults).
@@ -164,66 +160,39 @@ impl UpdateState {
 pub struct MinibatchConfig {
     /// The update rule.
     pub update: Update,
-    /// T ≥ 1.
-    pub steps_t: u64,
     /// η > 0.
     pub learning_rate_eta: f64,
     /// `(k, γ)`: multiply η by γ ∈ (0, 1] every k steps (none by default).
     pub step_decay: Option<(u64, f64)>,
     /// C: per-example l2 clip (∞: no clipping, no privacy claim).
     pub clip_c: f64,
-    /// How batches are drawn (Poisson by default).
-    pub sampler: BatchSampler,
-    /// Noise multiplier σ, or the (ε, δ) it is calibrated to.
-    pub privacy: Privacy,
-    /// The neighbouring relation.
-    pub neighbouring: Neighbouring,
-    /// b: the public normaliser (expected batch size); see `crate::optim::batch_normaliser`.
-    pub batch_size_b: Option<f64>,
+    /// T, the sampler (Poisson by default), σ or the (ε, δ) it is calibrated to, the neighbouring
+    /// relation, the normaliser b and w_0 (default 0).
+    #[serde(flatten)]
+    pub settings: RunSettings,
     /// Which point is returned (last by default, as in training).
     pub output: OutputPoint,
-    /// w_0 (default 0).
-    pub w0: Option<Vec<f64>>,
 }
 
 impl MinibatchConfig {
-    /// Poisson sampling with rate q, add/remove, no decay, last iterate, w_0 = 0.
+    /// The optimiser `update` with `settings` ([`RunSettings::poisson`]: T steps, Poisson sampling
+    /// with rate q, add/remove), no decay, last iterate.
     ///
     /// # Errors
-    /// `InvalidParameter` for an invalid update rule, T = 0, η ≤ 0, C ≤ 0 or NaN, q ∉ (0, 1], an
-    /// invalid privacy request, or C = ∞ with a target (as [`MinibatchConfig::validate_settings`]).
-    pub fn new(
-        update: Update,
-        steps_t: u64,
-        learning_rate_eta: f64,
-        clip_c: f64,
-        q: f64,
-        privacy: Privacy,
-    ) -> Result<Self> {
-        let config = MinibatchConfig {
-            update,
-            steps_t,
-            learning_rate_eta,
-            step_decay: None,
-            clip_c,
-            sampler: BatchSampler::Poisson { q },
-            privacy,
-            neighbouring: Neighbouring::AddRemove,
-            batch_size_b: None,
-            output: OutputPoint::Last,
-            w0: None,
-        };
-        config.validate_settings()?;
-        Ok(config)
-    }
-
-    /// Declares the public normaliser b > 0.
-    ///
-    /// # Errors
-    /// `InvalidParameter` for b ≤ 0 or non-finite.
-    pub fn with_batch_size_b(mut self, b: f64) -> Result<Self> {
-        self.batch_size_b = Some(check::positive("batch size b (normaliser)", b)?);
-        Ok(self)
+    /// `InvalidParameter` for an invalid update rule, T = 0, η ≤ 0, C ≤ 0 or NaN, invalid settings,
+    /// or C = ∞ with a target (as [`MinibatchConfig::validate_settings`]).
+    pub fn new(update: Update, learning_rate_eta: f64, clip_c: f64, settings: RunSettings) -> Result<Self> {
+        crate::optim::checked(
+            MinibatchConfig {
+                update,
+                learning_rate_eta,
+                step_decay: None,
+                clip_c,
+                settings,
+                output: OutputPoint::Last,
+            },
+            MinibatchConfig::validate_settings,
+        )
     }
 
     /// Multiplies η by γ ∈ (0, 1] every k ≥ 1 steps.
@@ -252,7 +221,6 @@ impl MinibatchConfig {
     /// `InvalidParameter` naming the first invalid setting.
     pub fn validate_settings(&self) -> Result<()> {
         self.update.validate()?;
-        check::count("steps", self.steps_t)?;
         check::positive("learning rate", self.learning_rate_eta)?;
         if let Some((every, gamma)) = self.step_decay {
             check::count("decay period", every)?;
@@ -260,16 +228,12 @@ impl MinibatchConfig {
                 return Err(Error::invalid("decay factor", gamma, "in (0, 1]"));
             }
         }
-        crate::optim::check_private_step_settings("clip", self.clip_c, &self.sampler, &self.privacy, self.batch_size_b)
+        self.settings.validate_with_clip("clip", self.clip_c)
     }
 
     fn validate(&self, n: usize, p: usize) -> Result<()> {
         self.validate_settings()?;
-        self.sampler.validate(n)?;
-        if let Some(w0) = &self.w0 {
-            check_start(w0, p)?;
-        }
-        Ok(())
+        self.settings.validate_on(n, p)
     }
 }
 
@@ -300,13 +264,10 @@ pub fn dp_minibatch_on(
     seeds: Seeds,
     observer: &mut impl Observer,
 ) -> Result<Run> {
-    let (n, p, w0) = oracle_start(oracle, config.w0.as_deref(), |n, p| config.validate(n, p))?;
-    let T = config.steps_t;
+    let (n, p, w0) = oracle_start(oracle, config.settings.x0.as_deref(), |n, p| config.validate(n, p))?;
+    let T = config.settings.steps_t;
     let C = config.clip_c;
-    let mut release = PrivateRelease::new(
-        ReleasePlan::clipped_sums(config.sampler, n, T, config.privacy, config.neighbouring, config.batch_size_b, C),
-        seeds,
-    )?;
+    let mut release = PrivateRelease::new(config.settings.release_plan(n, C.is_finite()), seeds)?;
     let mut avg = crate::optim::Averager::new(p);
     let mut state = UpdateState::new(p);
     // Line 1: w_0

@@ -147,25 +147,24 @@ impl LocalizedConfig {
     /// # Errors
     /// `InvalidParameter` for R or L not finite and positive, p ∉ (1, 2], or an invalid privacy.
     pub fn new(geometry: Geometry, radius_r: f64, lipschitz_l: f64, privacy: Privacy) -> Result<Self> {
-        let config = LocalizedConfig {
-            geometry,
-            radius_r,
-            lipschitz_l,
-            privacy,
-            step_size_eta: None,
-            phases_k: None,
-            batch_rule: BatchRule::Recommended,
-            x0: None,
-            step_tolerance: 1e-9,
-        };
-        config.check_settings()?;
-        Ok(config)
+        crate::optim::checked(
+            LocalizedConfig {
+                geometry,
+                radius_r,
+                lipschitz_l,
+                privacy,
+                step_size_eta: None,
+                phases_k: None,
+                batch_rule: BatchRule::Recommended,
+                x0: None,
+                step_tolerance: 1e-9,
+            },
+            LocalizedConfig::check_settings,
+        )
     }
 
     fn check_settings(&self) -> Result<()> {
-        check::positive("radius R", self.radius_r)?;
-        check::positive("Lipschitz constant L", self.lipschitz_l)?;
-        check::positive("step tolerance", self.step_tolerance)?;
+        super::check_ball_settings(self.radius_r, self.lipschitz_l, self.step_tolerance)?;
         if let Geometry::Lp { p } = self.geometry {
             PNormMap::new(p, 1.0)?;
         }
@@ -380,6 +379,7 @@ pub fn localized_mirror_descent(
             sampler: BatchSampler::WithoutReplacement { batch_size: phase.batch_b_i },
             privacy,
             neighbouring: Neighbouring::ReplaceOne,
+            batch_size_b: None,
             clip,
             map,
             centre: &x_start,
@@ -430,6 +430,7 @@ pub fn phase_objective_minimiser(
         sampler: BatchSampler::WithoutReplacement { batch_size: block.n() },
         privacy: Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None },
         neighbouring: Neighbouring::ReplaceOne,
+        batch_size_b: None,
         clip: f64::INFINITY,
         map: config.phase_map(d)?,
         centre,

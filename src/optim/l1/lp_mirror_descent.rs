@@ -33,9 +33,10 @@ use crate::error::{Error, Result, check};
 use crate::geometry::mirror::{PNormMap, bregman_step_l1_lp, bregman_step_lp_lp};
 use crate::linalg::norm_lp;
 use crate::loss::Loss;
+use crate::optim::private_step::PrivateGradientStep;
 use crate::optim::{
-    Averager, GradientBound, NoiseForm, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run,
-    TraceEvent,
+    Averager, GradientBound, GradientEngine, NoiseForm, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease,
+    ReleasePlan, Run, RunSettings, TraceEvent,
 };
 use crate::rng::Seeds;
 use crate::sampling::BatchSampler;
@@ -112,6 +113,8 @@ pub(crate) struct CoreSettings<'a> {
     pub sampler: BatchSampler,
     pub privacy: Privacy,
     pub neighbouring: Neighbouring,
+    /// b, the declared normaliser (`None`: the sampler's size).
+    pub batch_size_b: Option<f64>,
     /// C: the l2 clip of each per-example gradient (the sensitivity bound).
     pub clip: f64,
     /// h(x) = φ_c(x − a).
@@ -141,24 +144,27 @@ pub(crate) fn noisy_mirror_descent_core(
 ) -> Result<Run> {
     let (n, d, T) = (data.n(), data.d(), s.steps_t);
     let C = s.clip;
-    let mut release = PrivateRelease::new(
+    let release = PrivateRelease::new(
         ReleasePlan {
             sampler: s.sampler,
             n,
             steps: T,
             privacy: s.privacy,
             neighbouring: s.neighbouring,
-            batch_size_b: None,
+            batch_size_b: s.batch_size_b,
             clipped: true,
             form: NoiseForm::Multiplier,
         },
         seeds,
     )?;
+    let noise = NoiseShape::Isotropic { clip: C };
+    let mut step =
+        PrivateGradientStep::new(release, GradientEngine::Reference, GradientBound::L2 { clip: C }, noise, d);
     let a = s.centre;
     let mut x = s.x0.to_vec();
     let mut avg = Averager::new(d);
     let (mut weighted, mut weight_sum) = (vec![0.0; d], 0.0f64);
-    let (mut batch, mut g, mut g_hat) = (Vec::new(), vec![0.0; d], vec![0.0; d]);
+    let mut g_hat = vec![0.0; d];
     let (mut theta, mut u, mut reg) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
     let mut x_next = vec![0.0; d];
     // Alg. 5, line 1: q = p/(p - 1) (the map's dual exponent)
@@ -166,10 +172,8 @@ pub(crate) fn noisy_mirror_descent_core(
     for k in 0..T {
         observer.observe(TraceEvent::Iterate { step: k, x: &x });
         // Alg. 5, line 3: draw the batch S_k
-        release.sample(&mut batch);
         // Alg. 5, line 4: g_hat = (1/b) sum grad f(x_k; z_i) + zeta_k (clip C = d^{1/2-1/q} L in l2)
-        crate::optim::bounded_gradient_sum(data, loss, &x, &batch, GradientBound::L2 { clip: C }, &mut g, &mut g_hat);
-        release.release(&mut g_hat, NoiseShape::Isotropic { clip: C })?;
+        g_hat.copy_from_slice(step.noisy_gradient(data, loss, &x)?);
         observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
         // Alg. 5, line 5: x_{k+1} = argmin_X <g_hat + lambda_reg grad h(x_k), x - x_k> + (1/eta_k) D_h(x, x_k)
         for j in 0..d {
@@ -212,7 +216,7 @@ pub(crate) fn noisy_mirror_descent_core(
         Average::Uniform => avg.output(OutputPoint::AverageFromZero, &x),
         Average::Weighted => weighted.iter().map(|v| v / weight_sum).collect(),
     };
-    Ok(Run::new(out, x, T, release.finish()?))
+    Ok(Run::new(out, x, T, step.finish()?))
 }
 
 /// `d^{1/2−1/q} L`: the l2 bound of a gradient with `‖g‖_q ≤ L` (App. B.1: `‖g‖₂ ≤ d^{1/2−1/q}‖g‖_q`
@@ -225,71 +229,49 @@ pub fn lp_l2_sensitivity(d: usize, p: f64, lipschitz_l: f64) -> f64 {
 /// Settings of Algorithm 5; field names end in the paper's symbols.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LpMirrorDescentConfig {
-    /// T ≥ 1.
-    pub steps_t: u64,
     /// p ∈ (1, 2].
     pub p: f64,
     /// R > 0: `X = {‖x‖_p ≤ R}`.
     pub radius_r: f64,
     /// L > 0: `‖∇f‖_q ≤ L` (gradients are clipped in l2 at `d^{1/2−1/q} L`).
     pub lipschitz_l: f64,
-    /// b ≥ 1, drawn without replacement.
-    pub batch_size_b: usize,
     /// The step rule (`None`: Theorem 12's convex step, see [`LpMirrorDescentConfig::theorem_12_step`]).
     pub step: Option<StepRule>,
     /// The average returned.
     pub average: Average,
-    /// σ_mult or the (ε, δ) it is calibrated to.
-    pub privacy: Privacy,
-    /// The neighbouring relation (default replace-one, the paper's).
-    pub neighbouring: Neighbouring,
-    /// x_0 (default 0), in X.
-    pub x0: Option<Vec<f64>>,
+    /// T, the sampler ([`RunSettings::without_replacement`]: b records per step, replace-one, the
+    /// paper's relation), σ_mult or the (ε, δ) it is calibrated to, the normaliser b and x_0
+    /// (default 0), in X.
+    pub settings: RunSettings,
     /// The duality-gap tolerance of the Bregman step.
     pub step_tolerance: f64,
 }
 
 impl LpMirrorDescentConfig {
-    /// T steps over the lp ball of radius R, b records per step without replacement,
-    /// replace-one, Theorem 12's convex step and the uniform average.
+    /// The lp ball of radius R for losses L-Lipschitz w.r.t. ‖·‖_p, with `settings` (T steps,
+    /// sampler, privacy; [`RunSettings::without_replacement`] is the paper's), Theorem 12's convex
+    /// step and the uniform average.
     ///
     /// # Errors
-    /// `InvalidParameter` for T = 0, b = 0, p ∉ (1, 2], or R, L not finite and positive.
-    pub fn new(
-        steps_t: u64,
-        p: f64,
-        radius_r: f64,
-        lipschitz_l: f64,
-        batch_size_b: usize,
-        privacy: Privacy,
-    ) -> Result<Self> {
-        let config = LpMirrorDescentConfig {
-            steps_t,
-            p,
-            radius_r,
-            lipschitz_l,
-            batch_size_b,
-            step: None,
-            average: Average::Uniform,
-            privacy,
-            neighbouring: Neighbouring::ReplaceOne,
-            x0: None,
-            step_tolerance: 1e-10,
-        };
-        config.check_settings()?;
-        Ok(config)
+    /// `InvalidParameter` for p ∉ (1, 2], R, L not finite and positive, or invalid settings.
+    pub fn new(p: f64, radius_r: f64, lipschitz_l: f64, settings: RunSettings) -> Result<Self> {
+        crate::optim::checked(
+            LpMirrorDescentConfig {
+                p,
+                radius_r,
+                lipschitz_l,
+                step: None,
+                average: Average::Uniform,
+                settings,
+                step_tolerance: 1e-10,
+            },
+            LpMirrorDescentConfig::check_settings,
+        )
     }
 
     fn check_settings(&self) -> Result<()> {
-        check::count("steps T", self.steps_t)?;
         PNormMap::new(self.p, 1.0)?;
-        check::positive("radius R", self.radius_r)?;
-        check::positive("Lipschitz constant L", self.lipschitz_l)?;
-        check::positive("step tolerance", self.step_tolerance)?;
-        self.privacy.validate()?;
-        if self.batch_size_b == 0 {
-            return Err(Error::invalid("batch size b", 0, ">= 1"));
-        }
+        super::check_ball_settings(self.radius_r, self.lipschitz_l, self.step_tolerance)?;
         match self.step {
             Some(StepRule::Constant { eta }) => {
                 check::positive("step size eta", eta)?;
@@ -299,7 +281,7 @@ impl LpMirrorDescentConfig {
             }
             None => {}
         }
-        self.privacy.validate()
+        self.settings.validate()
     }
 
     /// Runs Algorithm 5 on `data`: [`lp_mirror_descent`].
@@ -319,7 +301,7 @@ impl LpMirrorDescentConfig {
         let bregman_radius = self.radius_r / (2.0 * (self.p - 1.0)).sqrt();
         let log_d = (d as f64).ln();
         let noise = (d as f64).powf(2.0 / q) * sigma_mean * sigma_mean * (4.0 * log_d + 2.0 * std::f64::consts::LN_2);
-        bregman_radius / (self.steps_t as f64 * (self.lipschitz_l * self.lipschitz_l + noise)).sqrt()
+        bregman_radius / (self.settings.steps_t as f64 * (self.lipschitz_l * self.lipschitz_l + noise)).sqrt()
     }
 }
 
@@ -342,10 +324,8 @@ pub fn lp_mirror_descent(data: &Dataset, loss: Loss, config: &LpMirrorDescentCon
     check_data(data)?;
     loss.check_labels(data)?;
     let d = data.d();
-    let sampler = BatchSampler::WithoutReplacement { batch_size: config.batch_size_b };
-    sampler.validate(data.n())?;
-    let x0 = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
-    crate::optim::check_start(&x0, d)?;
+    config.settings.validate_on(data.n(), d)?;
+    let x0 = config.settings.x0.clone().unwrap_or_else(|| vec![0.0; d]);
     if norm_lp(&x0, config.p) > config.radius_r {
         return Err(Error::invalid("x0", "outside the lp ball", "with ||x0||_p <= R"));
     }
@@ -354,27 +334,18 @@ pub fn lp_mirror_descent(data: &Dataset, loss: Loss, config: &LpMirrorDescentCon
         Some(step) => step,
         None => {
             // the σ of the run, from a dry set-up of the same release (no randomness drawn)
-            let plan = ReleasePlan {
-                sampler,
-                n: data.n(),
-                steps: config.steps_t,
-                privacy: config.privacy,
-                neighbouring: config.neighbouring,
-                batch_size_b: None,
-                clipped: true,
-                form: NoiseForm::Multiplier,
-            };
-            let release = PrivateRelease::new(plan, seeds)?;
+            let release = PrivateRelease::new(config.settings.release_plan(data.n(), true), seeds)?;
             let sigma_mean = release.noise_multiplier() * clip / release.normaliser();
             StepRule::Constant { eta: config.theorem_12_step(d, sigma_mean) }
         }
     };
     let zero = vec![0.0; d];
     let settings = CoreSettings {
-        steps_t: config.steps_t,
-        sampler,
-        privacy: config.privacy,
-        neighbouring: config.neighbouring,
+        steps_t: config.settings.steps_t,
+        sampler: config.settings.sampler,
+        privacy: config.settings.privacy,
+        neighbouring: config.settings.neighbouring,
+        batch_size_b: config.settings.batch_size_b,
         clip,
         map: PNormMap::unit_modulus(config.p)?,
         centre: &zero,
@@ -405,16 +376,18 @@ mod tests {
         let problem = crate::data::l1_problems::LeastSquaresL1::generate(n, x_true, 0.1, &mut rng).unwrap();
         let p = l1_geometry_exponent(d);
         let privacy = Privacy::NoiseMultiplier { sigma: 1.3, report_delta: Some(1e-5) };
-        let mut cfg = NoisyMirrorDescentConfig::new(25, 1.0, 3.0, 10, MirrorMap::PNorm { p }, privacy).unwrap();
+        let settings = crate::optim::RunSettings::without_replacement(25, 10, privacy).unwrap();
+        let mut cfg = NoisyMirrorDescentConfig::new(1.0, 3.0, MirrorMap::PNorm { p }, settings).unwrap();
         cfg.step_size_eta = Some(0.05);
         let alg1 = noisy_mirror_descent(&problem.data, Loss::Squared, &cfg, Seeds::new(4), &mut NoTrace).unwrap();
         let cd = l1_norm_ratio(d, p);
         let zero = vec![0.0; d];
         let settings = CoreSettings {
             steps_t: 25,
-            sampler: cfg.sampler,
+            sampler: cfg.settings.sampler,
             privacy,
             neighbouring: Neighbouring::ReplaceOne,
+            batch_size_b: None,
             clip: 3.0 * (d as f64).sqrt(),
             map: PNormMap::new(p, cd * cd / (p - 1.0)).unwrap(),
             centre: &zero,

@@ -28,3 +28,15 @@ pub use localized_mirror_descent::{
 };
 pub use lp_mirror_descent::{Average, Domain, LpMirrorDescentConfig, StepRule, lp_l2_sensitivity, lp_mirror_descent};
 pub use noisy_mirror_descent::{MirrorMap, NoisyMirrorDescentConfig, noisy_mirror_descent};
+
+/// The checks the mirror-descent configurations (Algs. 1, 2, 5, 6) share: the radius R of X, the
+/// gradient bound L and the duality-gap tolerance of the Bregman steps, each finite and positive.
+///
+/// # Errors
+/// `InvalidParameter` naming the first invalid one.
+pub(crate) fn check_ball_settings(radius_r: f64, lipschitz_l: f64, step_tolerance: f64) -> crate::error::Result<()> {
+    use crate::error::check;
+    check::positive("radius R", radius_r)?;
+    check::positive("Lipschitz constant L", lipschitz_l)?;
+    check::positive("step tolerance", step_tolerance).map(|_| ())
+}

@@ -28,19 +28,18 @@
 //! simplex coordinates L and σ scale by R and d by 2).
 //! Proof: proofs/l1/noisy_mirror_descent.md.
 
-use crate::accounting::Neighbouring;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::geometry::mirror::{
     PNormMap, bregman_step_l1_lp, exponentiated_gradient_step, l1_ball_from_simplex, l1_norm_ratio,
 };
 use crate::loss::Loss;
+use crate::optim::private_step::PrivateGradientStep;
 use crate::optim::{
-    Averager, GradientBound, NoiseForm, NoiseShape, Observer, OutputPoint, Privacy, PrivateRelease, ReleasePlan, Run,
+    Averager, GradientBound, GradientEngine, NoiseShape, Observer, OutputPoint, PrivateRelease, Run, RunSettings,
     TraceEvent,
 };
 use crate::rng::Seeds;
-use crate::sampling::BatchSampler;
 
 /// The mirror map h of line 5.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,8 +59,6 @@ pub enum MirrorMap {
 /// Settings of Algorithm 1; field names end in the paper's symbols.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NoisyMirrorDescentConfig {
-    /// T ≥ 1.
-    pub steps_t: u64,
     /// η > 0 (`None`: Theorem 3's step, see the module doc).
     pub step_size_eta: Option<f64>,
     /// L > 0: the bound `‖∇f‖_∞ ≤ L` (gradients are clipped in l2 at `L√d`).
@@ -70,60 +67,40 @@ pub struct NoisyMirrorDescentConfig {
     pub radius_r: f64,
     /// The mirror map.
     pub map: MirrorMap,
-    /// How batches are drawn (default: b without replacement).
-    pub sampler: BatchSampler,
-    /// σ_mult (on the clipped sum) or the (ε, δ) it is calibrated to.
-    pub privacy: Privacy,
-    /// The neighbouring relation (default replace-one, the paper's).
-    pub neighbouring: Neighbouring,
+    /// T, the sampler ([`RunSettings::without_replacement`]: b records per step, replace-one, the
+    /// paper's relation), σ_mult (on the clipped sum) or the (ε, δ) it is calibrated to, the
+    /// normaliser b and x_0 (default 0), in X.
+    pub settings: RunSettings,
     /// Which point is returned (default: the average of x_1..x_T).
     pub output: OutputPoint,
-    /// x_0 (default 0), in X.
-    pub x0: Option<Vec<f64>>,
     /// The duality-gap tolerance of the p-norm step.
     pub step_tolerance: f64,
 }
 
 impl NoisyMirrorDescentConfig {
-    /// T steps over the l1 ball of radius R for L-Lipschitz (l∞-bounded gradient) losses, b records
-    /// per step without replacement, replace-one, the given map and privacy.
+    /// The map over the l1 ball of radius R for L-Lipschitz (l∞-bounded gradient) losses, with
+    /// `settings` (T steps, sampler, privacy; [`RunSettings::without_replacement`] is the paper's).
     ///
     /// # Errors
-    /// `InvalidParameter` for T = 0, b = 0, or R, L not finite and positive.
-    pub fn new(
-        steps_t: u64,
-        radius_r: f64,
-        lipschitz_l: f64,
-        batch_size: usize,
-        map: MirrorMap,
-        privacy: Privacy,
-    ) -> Result<Self> {
-        let config = NoisyMirrorDescentConfig {
-            steps_t,
-            step_size_eta: None,
-            lipschitz_l,
-            radius_r,
-            map,
-            sampler: BatchSampler::WithoutReplacement { batch_size },
-            privacy,
-            neighbouring: Neighbouring::ReplaceOne,
-            output: OutputPoint::AverageFromZero,
-            x0: None,
-            step_tolerance: 1e-10,
-        };
-        config.check_settings()?;
-        Ok(config)
+    /// `InvalidParameter` for R, L not finite and positive, p ∉ (1, 2], or invalid settings.
+    pub fn new(radius_r: f64, lipschitz_l: f64, map: MirrorMap, settings: RunSettings) -> Result<Self> {
+        crate::optim::checked(
+            NoisyMirrorDescentConfig {
+                step_size_eta: None,
+                lipschitz_l,
+                radius_r,
+                map,
+                settings,
+                output: OutputPoint::AverageFromZero,
+                step_tolerance: 1e-10,
+            },
+            NoisyMirrorDescentConfig::check_settings,
+        )
     }
 
     fn check_settings(&self) -> Result<()> {
-        check::count("steps T", self.steps_t)?;
-        check::positive("radius R", self.radius_r)?;
-        check::positive("Lipschitz constant L", self.lipschitz_l)?;
-        check::positive("step tolerance", self.step_tolerance)?;
-        self.privacy.validate()?;
-        if let BatchSampler::WithoutReplacement { batch_size: 0 } = self.sampler {
-            return Err(Error::invalid("batch size b", 0, ">= 1"));
-        }
+        super::check_ball_settings(self.radius_r, self.lipschitz_l, self.step_tolerance)?;
+        self.settings.validate()?;
         if let Some(eta) = self.step_size_eta {
             check::positive("step size eta", eta)?;
         }
@@ -135,12 +112,11 @@ impl NoisyMirrorDescentConfig {
 
     fn validate(&self, data: &Dataset) -> Result<()> {
         self.check_settings()?;
-        self.sampler.validate(data.n())?;
-        if let Some(x0) = &self.x0 {
-            crate::optim::check_start(x0, data.d())?;
-            if crate::linalg::norm_l1(x0) > self.radius_r {
-                return Err(Error::invalid("x0", "outside the l1 ball", "with ||x0||_1 <= R"));
-            }
+        self.settings.validate_on(data.n(), data.d())?;
+        if let Some(x0) = &self.settings.x0
+            && crate::linalg::norm_l1(x0) > self.radius_r
+        {
+            return Err(Error::invalid("x0", "outside the l1 ball", "with ||x0||_1 <= R"));
         }
         Ok(())
     }
@@ -168,24 +144,15 @@ pub fn noisy_mirror_descent(
 ) -> Result<Run> {
     config.validate(data)?;
     loss.check_labels(data)?;
-    let (n, d, T, R, L) = (data.n(), data.d(), config.steps_t, config.radius_r, config.lipschitz_l);
+    let (n, d, T, R, L) = (data.n(), data.d(), config.settings.steps_t, config.radius_r, config.lipschitz_l);
     // Line 4's clip: ‖g‖₂ ≤ √d‖g‖_∞ ≤ L√d, enforced.
     let C = L * (d as f64).sqrt();
-    let mut release = PrivateRelease::new(
-        ReleasePlan {
-            sampler: config.sampler,
-            n,
-            steps: T,
-            privacy: config.privacy,
-            neighbouring: config.neighbouring,
-            batch_size_b: None,
-            clipped: true,
-            form: NoiseForm::Multiplier,
-        },
-        seeds,
-    )?;
+    let release = PrivateRelease::new(config.settings.release_plan(n, true), seeds)?;
     let sigma_mean = release.noise_multiplier() * C / release.normaliser();
-    let mut x = config.x0.clone().unwrap_or_else(|| vec![0.0; d]);
+    let bound = GradientBound::L2 { clip: C };
+    let mut step =
+        PrivateGradientStep::new(release, GradientEngine::Reference, bound, NoiseShape::Isotropic { clip: C }, d);
+    let mut x = config.settings.x0.clone().unwrap_or_else(|| vec![0.0; d]);
     let (mut state, bregman_radius, lipschitz, noise, log_dim) = match config.map {
         MirrorMap::PNorm { p } => {
             let cd = l1_norm_ratio(d, p);
@@ -207,22 +174,20 @@ pub fn noisy_mirror_descent(
         bregman_radius / (T as f64 * second_moment).sqrt()
     });
     let mut avg = Averager::new(d);
-    let (mut batch, mut g, mut g_hat, mut x_next) = (Vec::new(), vec![0.0; d], vec![0.0; d], vec![0.0; d]);
+    let mut x_next = vec![0.0; d];
     // Alg. 1, line 1: x_1 = x_0
     // Alg. 1, line 2: for k = 1..T
     for k in 0..T {
         observer.observe(TraceEvent::Iterate { step: k, x: &x });
         // Alg. 1, line 3: draw the batch S_k
-        release.sample(&mut batch);
         // Alg. 1, line 4: g_hat = (1/b) sum grad f(x_k; z_i) + zeta_k (clipped at L sqrt(d); noise on the sum, then / b)
-        crate::optim::bounded_gradient_sum(data, loss, &x, &batch, GradientBound::L2 { clip: C }, &mut g, &mut g_hat);
-        release.release(&mut g_hat, NoiseShape::Isotropic { clip: C })?;
-        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat: &g_hat });
+        let g_hat = step.noisy_gradient(data, loss, &x)?;
+        observer.observe(TraceEvent::NoisyGradient { step: k, g_hat });
         // Alg. 1, line 5: x_{k+1} = argmin_X <g_hat, x - x_k> + (1/eta) D_h(x, x_k)
         match &mut state {
             MirrorState::PNorm { map, theta, zero } => {
                 map.gradient(&x, theta);
-                for (t, gk) in theta.iter_mut().zip(&g_hat) {
+                for (t, gk) in theta.iter_mut().zip(g_hat) {
                     *t -= eta * gk;
                 }
                 let step = bregman_step_l1_lp(map, theta, zero, R, f64::INFINITY, config.step_tolerance, 100_000)?;
@@ -242,5 +207,5 @@ pub fn noisy_mirror_descent(
         std::mem::swap(&mut x, &mut x_next);
     }
     // Alg. 1, line 6: the average of x_1..x_T and the privacy of the executed events
-    Ok(Run::new(avg.output(config.output, &x), x, T, release.finish()?))
+    Ok(Run::new(avg.output(config.output, &x), x, T, step.finish()?))
 }

@@ -21,6 +21,7 @@ use crate::data::Dataset;
 use crate::error::Result;
 use crate::geometry::Domain;
 use crate::geometry::mirror::l1_geometry_exponent;
+use crate::optim::RunSettings;
 use crate::optim::l1::{
     EntropicSmdConfig, FrankWolfeConfig, FwPrivacy, Geometry, LocalizedConfig, LocalizedRun, MirrorMap,
     NoisyMirrorDescentConfig, Polytope,
@@ -82,9 +83,8 @@ impl RunSpec {
             L1MirrorMap::PNorm => MirrorMap::PNorm { p: l1_geometry_exponent(data.d()) },
             L1MirrorMap::Entropic => MirrorMap::Entropic,
         };
-        let mut cfg = NoisyMirrorDescentConfig::new(steps, radius, lipschitz, b, map, self.privacy()?)?;
-        cfg.sampler = sampler;
-        cfg.neighbouring = self.neighbouring;
+        let settings = RunSettings::new(steps, sampler, self.privacy()?, self.neighbouring)?;
+        let mut cfg = NoisyMirrorDescentConfig::new(radius, lipschitz, map, settings)?;
         cfg.step_size_eta = Some(self.learning_rate);
         cfg.output = self.averaged_output()?;
         Ok((Job::NoisyMirrorDescent(cfg), steps, sampler.scheme(n)))

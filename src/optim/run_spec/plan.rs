@@ -8,6 +8,7 @@ use crate::data::Dataset;
 use crate::error::{Result, display_number};
 use crate::geometry::Domain;
 use crate::model::{Evaluation, Glm, Mlp, Model};
+use crate::optim::RunSettings;
 use crate::optim::adaptive_noise::AdaptiveNoiseConfig;
 use crate::optim::dp_sgd::DpSgdConfig;
 use crate::optim::dp2::algorithm1::{Dp2Config, NoiseOrder};
@@ -301,20 +302,14 @@ impl RunSpec {
         let output = self.averaged_output()?;
         let clip = self.clip_radius();
         if self.algorithm == Algorithm::DpSgd {
-            let mut cfg = DpSgdConfig::new(c.steps, self.learning_rate, clip, 1.0, c.privacy)?;
-            cfg.sampler = c.sampler;
-            cfg.batch_size_b = c.batch_size_b;
-            cfg.neighbouring = self.neighbouring;
+            let mut cfg = DpSgdConfig::new(self.learning_rate, clip, c.settings(self.neighbouring)?)?;
             cfg.domain = self.domain.clone();
             cfg.output = output;
             return Ok(Job::DpSgd(cfg));
         }
-        let mut cfg = AdaptiveNoiseConfig::new(d, c.steps, self.learning_rate, clip, 1.0, c.privacy)?;
+        let mut cfg = AdaptiveNoiseConfig::new(d, self.learning_rate, clip, c.settings(self.neighbouring)?)?;
         cfg.ellipsoid_c = ellipsoid_diagonal(self.ellipsoid.as_ref().unwrap_or(&Ellipsoid::Identity), d)?;
         cfg.projection = self.projection.unwrap_or_default();
-        cfg.sampler = c.sampler;
-        cfg.batch_size_b = c.batch_size_b;
-        cfg.neighbouring = self.neighbouring;
         cfg.domain = self.domain.clone();
         cfg.output = output;
         Ok(Job::AdaptiveNoise(cfg))
@@ -347,10 +342,7 @@ impl RunSpec {
                     Algorithm::DpAdagrad => Update::AdaGrad { eps },
                     _ => Update::Adam { beta1, beta2, eps, bias_correction: self.bias_correction.unwrap_or(true) },
                 };
-                let mut cfg = MinibatchConfig::new(update, c.steps, self.learning_rate, clip, 1.0, c.privacy)?;
-                cfg.sampler = c.sampler;
-                cfg.batch_size_b = c.batch_size_b;
-                cfg.neighbouring = self.neighbouring;
+                let mut cfg = MinibatchConfig::new(update, self.learning_rate, clip, c.settings(self.neighbouring)?)?;
                 cfg.output = match self.output.unwrap_or(Output::Last) {
                     Output::Average0 => OutputPoint::AverageFromZero,
                     Output::Average1 => OutputPoint::AverageFromOne,
@@ -386,15 +378,15 @@ impl RunSpec {
                     }
                     on_mean @ Privacy::StdOnMean { .. } => on_mean,
                 };
-                let mut cfg = Algorithm1Config::new(moments, c.steps, self.learning_rate, clip, noise)?;
+                let mut settings = RunSettings::full_batch(c.steps, noise)?.with_neighbouring(self.neighbouring);
+                settings.batch_size_b = c.batch_size_b;
+                let mut cfg = Algorithm1Config::new(moments, self.learning_rate, clip, settings)?;
                 if moments != Moments::Gd {
                     cfg.nu = self.nu.unwrap_or(1e-8);
                     cfg.lambda = self.lambda.unwrap_or(f64::INFINITY);
                 } else if self.lambda.is_some() {
                     return Err(invalid("lambda", lambda_text(), "none for dp-gd (psi = 1, lambda = 1)"));
                 }
-                cfg.neighbouring = self.neighbouring;
-                cfg.dataset_size_n = c.batch_size_b;
                 cfg.output = match self.output.unwrap_or(Output::Random) {
                     Output::Random => Algorithm1Output::RandomIterate,
                     Output::Last => Algorithm1Output::Last,
@@ -436,16 +428,11 @@ impl RunSpec {
         let lr = self.learning_rate;
         let mut cfg = Dp2Config::new(
             preconditioner,
-            c.steps,
             (s1, self.delay_adaptive.unwrap_or(s1)),
             (lr, self.learning_rate_adaptive.unwrap_or(lr)),
             (c1, self.clip_adaptive.unwrap_or(c1)),
-            1.0,
-            c.privacy,
+            c.settings(self.neighbouring)?,
         )?;
-        cfg.sampler = c.sampler;
-        cfg.batch_size_b = c.batch_size_b;
-        cfg.neighbouring = self.neighbouring;
         cfg.eps_adapt = self.nu.unwrap_or(1e-7);
         if self.ablation == Some(Ablation::NoiseFirst) {
             cfg.noise_order = NoiseOrder::NoiseFirst;
@@ -463,6 +450,19 @@ struct Common {
     batch_size_b: Option<f64>,
     steps: u64,
     privacy: Privacy,
+}
+
+impl Common {
+    /// The [`RunSettings`] of a private gradient run under `neighbouring` (x0 left to the
+    /// algorithm's default).
+    ///
+    /// # Errors
+    /// As [`RunSettings::new`].
+    fn settings(&self, neighbouring: crate::accounting::Neighbouring) -> Result<RunSettings> {
+        let mut settings = RunSettings::new(self.steps, self.sampler, self.privacy, neighbouring)?;
+        settings.batch_size_b = self.batch_size_b;
+        Ok(settings)
+    }
 }
 
 impl RunPlan<'_> {

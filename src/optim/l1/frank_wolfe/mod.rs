@@ -253,18 +253,19 @@ impl FrankWolfeConfig {
         selection: SelectionMechanism,
         privacy: FwPrivacy,
     ) -> Result<Self> {
-        let config = FrankWolfeConfig {
-            phases_t,
-            batch_size_b,
-            lipschitz_l,
-            polytope,
-            selection,
-            privacy,
-            reading: SensitivityReading::Corrected,
-            x0: None,
-        };
-        config.check_settings()?;
-        Ok(config)
+        crate::optim::checked(
+            FrankWolfeConfig {
+                phases_t,
+                batch_size_b,
+                lipschitz_l,
+                polytope,
+                selection,
+                privacy,
+                reading: SensitivityReading::Corrected,
+                x0: None,
+            },
+            FrankWolfeConfig::check_settings,
+        )
     }
 
     fn check_settings(&self) -> Result<()> {
