@@ -9,7 +9,7 @@ use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, Sampli
 use dpref::audit::{AuditSettings, FnMechanism, Mechanism, epsilon_lower_bound, sample_scores};
 use dpref::data::sparse::{SparseDataset, bag_of_words};
 use dpref::loss::Loss;
-use dpref::model::{GradientOracle, SparseGlm};
+use dpref::model::{ClippedSum, GradientOracle, SparseGlm};
 use dpref::optim::Run;
 use dpref::optim::RunSettings;
 use dpref::optim::dp2::algorithm1::{Dp2Config, NoiseOrder, dp2};
@@ -183,7 +183,7 @@ fn p6_p7_clipping_and_sensitivity_with_a_preconditioner() {
     let mut out = vec![0.0; 12];
     for clip in [0.01, 1.0, 5.0] {
         for i in 0..30 {
-            oracle.preconditioned_clipped_sum(&w, &[i], Some(&d), clip, &mut out);
+            oracle.preconditioned_clipped_sum(&w, ClippedSum::new(&[i], clip).preconditioned(&d), &mut out);
             assert!(norm(&out) <= clip * (1.0 + 1e-12) && out.iter().all(|v| v.is_finite()));
         }
         let mut rows: Vec<Vec<(usize, f64)>> =
@@ -191,15 +191,13 @@ fn p6_p7_clipping_and_sensitivity_with_a_preconditioner() {
         let labels: Vec<f64> = data.labels().to_vec();
         let base: Vec<usize> = (0..30).collect();
         let mut sum = vec![0.0; 12];
-        oracle.preconditioned_clipped_sum(&w, &base, Some(&d), clip, &mut sum);
+        oracle.preconditioned_clipped_sum(&w, ClippedSum::new(&base, clip).preconditioned(&d), &mut sum);
         rows.push(vec![(0, 1e9), (11, -1e9)]);
         let added = SparseDataset::from_rows(&rows, [labels.clone(), vec![1.0]].concat(), 12).unwrap();
         let mut sum_added = vec![0.0; 12];
         SparseGlm { loss: Loss::Logistic, data: &added }.preconditioned_clipped_sum(
             &w,
-            &(0..31).collect::<Vec<_>>(),
-            Some(&d),
-            clip,
+            ClippedSum::new(&(0..31).collect::<Vec<_>>(), clip).preconditioned(&d),
             &mut sum_added,
         );
         let diff: Vec<f64> = sum.iter().zip(&sum_added).map(|(a, b)| a - b).collect();
@@ -210,9 +208,7 @@ fn p6_p7_clipping_and_sensitivity_with_a_preconditioner() {
         let mut sum_replaced = vec![0.0; 12];
         SparseGlm { loss: Loss::Logistic, data: &replaced }.preconditioned_clipped_sum(
             &w,
-            &base,
-            Some(&d),
-            clip,
+            ClippedSum::new(&base, clip).preconditioned(&d),
             &mut sum_replaced,
         );
         let diff: Vec<f64> = sum.iter().zip(&sum_replaced).map(|(a, b)| a - b).collect();
@@ -223,9 +219,7 @@ fn p6_p7_clipping_and_sensitivity_with_a_preconditioner() {
     let mut out = vec![0.0; 3];
     SparseGlm { loss: Loss::Logistic, data: &zero }.preconditioned_clipped_sum(
         &[0.0; 3],
-        &[0],
-        Some(&[1e-300; 3]),
-        1.0,
+        ClippedSum::new(&[0], 1.0).preconditioned(&[1e-300; 3]),
         &mut out,
     );
     assert_eq!(out, vec![0.0; 3]);
@@ -595,8 +589,9 @@ fn sparse_oracle_equals_the_dense_reference() {
     let batch: Vec<usize> = (0..60).step_by(3).chain([5, 5]).collect();
     for (pre, clip) in [(None, 0.3), (Some(&d[..]), 1.0), (Some(&d[..]), f64::INFINITY), (None, f64::INFINITY)] {
         let (mut a, mut b) = (vec![0.0; 15], vec![0.0; 15]);
-        sparse.preconditioned_clipped_sum(&w, &batch, pre, clip, &mut a);
-        reference.preconditioned_clipped_sum(&w, &batch, pre, clip, &mut b);
+        let query = ClippedSum { batch: &batch, precondition: pre, clip };
+        sparse.preconditioned_clipped_sum(&w, query, &mut a);
+        reference.preconditioned_clipped_sum(&w, query, &mut b);
         let scale = b.iter().map(|v| v.abs()).fold(0.0, f64::max);
         for (x, y) in a.iter().zip(&b) {
             assert!((x - y).abs() <= 1e-12 * scale, "{pre:?} {clip}: {x} vs {y}");

@@ -74,6 +74,32 @@ pub trait Model: Sync + Send {
     }
 }
 
+/// The one data access of a private step: the records B of a batch, an optional diagonal
+/// preconditioner D and the clip C of `Σ_{i∈B} clip_C(∇ℓ(w, zᵢ) ⊘ D)`
+/// ([`GradientOracle::preconditioned_clipped_sum`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClippedSum<'a> {
+    /// B, the records summed (indices into the bound data).
+    pub batch: &'a [usize],
+    /// D, one positive divisor per parameter (`None`: D = 1).
+    pub precondition: Option<&'a [f64]>,
+    /// C > 0 (`f64::INFINITY`: unclipped).
+    pub clip: f64,
+}
+
+impl<'a> ClippedSum<'a> {
+    /// `Σ_{i∈B} clip_C(∇ℓ(w, zᵢ))`: no preconditioner.
+    pub fn new(batch: &'a [usize], clip: f64) -> Self {
+        ClippedSum { batch, precondition: None, clip }
+    }
+
+    /// The same sum with each gradient divided by D before clipping (DP²'s "precondition, then
+    /// clip").
+    pub fn preconditioned(self, d: &'a [f64]) -> Self {
+        ClippedSum { precondition: Some(d), ..self }
+    }
+}
+
 /// A model bound to its (private) dataset, as the DP optimisers query it: the one data access
 /// of a step is [`GradientOracle::preconditioned_clipped_sum`],
 /// `Σ_{i∈B} clip_C(∇ℓ(w, zᵢ) ⊘ D)` with an optional diagonal preconditioner D (DP²'s
@@ -89,16 +115,9 @@ pub trait GradientOracle: Sync {
     /// # Errors
     /// `InvalidParameter` or `NonFinite` naming the problem.
     fn validate(&self, w: &[f64]) -> Result<()>;
-    /// `out ← Σ_{i∈batch} clip_C(∇ℓ(w, zᵢ) ⊘ D)`, D = `precondition` (`None`: D = 1), C = ∞ adds
-    /// the preconditioned gradients unclipped.
-    fn preconditioned_clipped_sum(
-        &self,
-        w: &[f64],
-        batch: &[usize],
-        precondition: Option<&[f64]>,
-        clip: f64,
-        out: &mut [f64],
-    );
+    /// `out ← Σ_{i∈B} clip_C(∇ℓ(w, zᵢ) ⊘ D)` for the query's batch B, preconditioner D
+    /// (`None`: D = 1) and clip C (C = ∞ adds the preconditioned gradients unclipped).
+    fn preconditioned_clipped_sum(&self, w: &[f64], query: ClippedSum<'_>, out: &mut [f64]);
     /// Mean loss (and accuracy for classifiers) of `w` on the bound data.
     ///
     /// # Errors
@@ -130,14 +149,8 @@ impl<M: Model> GradientOracle for OnData<'_, M> {
 
     /// Without a preconditioner this is [`Model::clipped_gradient_sum`] (the MLP's factored
     /// version); with one, each gradient is materialised, divided by D, clipped and added.
-    fn preconditioned_clipped_sum(
-        &self,
-        w: &[f64],
-        batch: &[usize],
-        precondition: Option<&[f64]>,
-        clip: f64,
-        out: &mut [f64],
-    ) {
+    fn preconditioned_clipped_sum(&self, w: &[f64], query: ClippedSum<'_>, out: &mut [f64]) {
+        let ClippedSum { batch, precondition, clip } = query;
         let Some(d) = precondition else {
             return self.model.clipped_gradient_sum(w, self.data, batch, clip, out);
         };

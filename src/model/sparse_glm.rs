@@ -6,7 +6,7 @@
 //! With `uᵢ = ℓ′(mᵢ, yᵢ)·xᵢ ⊘ D`: `‖uᵢ‖ = |ℓ′(mᵢ, yᵢ)|·(Σ_{j∈supp xᵢ} (x_{ij}/D_j)²)^{1/2}`, and the
 //! clipped contribution `min(1, C/‖uᵢ‖)·uᵢ` is added on the support only.
 
-use super::{Evaluation, GradientOracle};
+use super::{ClippedSum, Evaluation, GradientOracle};
 use crate::data::sparse::SparseDataset;
 use crate::error::{Error, Result, check};
 use crate::loss::Loss;
@@ -50,14 +50,8 @@ impl GradientOracle for SparseGlm<'_> {
         Ok(())
     }
 
-    fn preconditioned_clipped_sum(
-        &self,
-        w: &[f64],
-        batch: &[usize],
-        precondition: Option<&[f64]>,
-        clip: f64,
-        out: &mut [f64],
-    ) {
+    fn preconditioned_clipped_sum(&self, w: &[f64], query: ClippedSum<'_>, out: &mut [f64]) {
+        let ClippedSum { batch, precondition, clip } = query;
         out.iter_mut().for_each(|v| *v = 0.0);
         for &i in batch {
             let (idx, val) = self.data.row(i);

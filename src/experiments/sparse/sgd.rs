@@ -22,7 +22,7 @@ use crate::experiments::report::Progress;
 use crate::experiments::{median, short, tune_extending};
 use crate::geometry::Domain;
 use crate::loss::Loss;
-use crate::model::{GradientOracle, SparseGlm};
+use crate::model::{ClippedSum, GradientOracle, SparseGlm};
 use crate::optim::RunSettings;
 use crate::optim::dp_sgd::{DpSgdConfig, dp_sgd};
 use crate::optim::sparse::{BiasReducedSgdConfig, BoostedSgdConfig, Convexity, SelectionScore};
@@ -80,7 +80,7 @@ struct Outcome {
 fn gradient_norm(glm: &SparseGlm<'_>, x: &[f64]) -> f64 {
     let n = glm.data.n();
     let mut g = vec![0.0; x.len()];
-    glm.preconditioned_clipped_sum(x, &(0..n).collect::<Vec<_>>(), None, f64::INFINITY, &mut g);
+    glm.preconditioned_clipped_sum(x, ClippedSum::new(&(0..n).collect::<Vec<_>>(), f64::INFINITY), &mut g);
     crate::linalg::norm_l2(&g) / n as f64
 }
 

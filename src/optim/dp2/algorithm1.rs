@@ -34,7 +34,7 @@
 
 use super::{Preconditioner, preconditioner_diagonal};
 use crate::error::{Error, Result, check};
-use crate::model::GradientOracle;
+use crate::model::{ClippedSum, GradientOracle};
 use crate::optim::private_step::oracle_start;
 use crate::optim::{NoiseShape, Observer, PrivateRelease, Run, RunSettings, TraceEvent};
 use crate::rng::Seeds;
@@ -236,18 +236,22 @@ pub fn dp2(
         // Alg. 1, line 9: D^t = 1 or sqrt(v) + eps; g_tilde = (sum clip(g_i / D, C) + N(0, sigma^2 C^2 I)) / b
         // (line 8, the per-example gradients, happens inside the oracle)
         let lr = if phase < s1 {
-            oracle.preconditioned_clipped_sum(&w, &batch, None, C1, &mut g);
+            oracle.preconditioned_clipped_sum(&w, ClippedSum::new(&batch, C1), &mut g);
             release.release(&mut g, NoiseShape::Isotropic { clip: C1 })?;
             config.learning_rate_sgd_alpha1
         } else {
             observer.observe(TraceEvent::Preconditioner { step: t, d: &d });
             match config.noise_order {
                 NoiseOrder::PreconditionFirst => {
-                    oracle.preconditioned_clipped_sum(&w, &batch, Some(&d), C_adaptive, &mut g);
+                    oracle.preconditioned_clipped_sum(
+                        &w,
+                        ClippedSum::new(&batch, C_adaptive).preconditioned(&d),
+                        &mut g,
+                    );
                     release.release(&mut g, NoiseShape::Isotropic { clip: C_adaptive })?;
                 }
                 NoiseOrder::NoiseFirst => {
-                    oracle.preconditioned_clipped_sum(&w, &batch, None, C_adaptive, &mut g);
+                    oracle.preconditioned_clipped_sum(&w, ClippedSum::new(&batch, C_adaptive), &mut g);
                     release.release(&mut g, NoiseShape::Isotropic { clip: C_adaptive })?;
                     for (gj, dj) in g.iter_mut().zip(&d) {
                         *gj /= dj;

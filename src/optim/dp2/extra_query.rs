@@ -33,7 +33,7 @@ use super::algorithm1::Dp2Config;
 use super::preconditioner_diagonal;
 use crate::accounting::{DpEvent, per_example_sum_gaussian};
 use crate::error::Result;
-use crate::model::GradientOracle;
+use crate::model::{ClippedSum, GradientOracle};
 use crate::optim::private_step::oracle_start;
 use crate::optim::{NoiseShape, Observer, Run, TraceEvent};
 use crate::rng::Seeds;
@@ -90,7 +90,7 @@ pub fn dp2_extra_query(
         // Alg. 2, line 3: sample B
         release.sample(&mut batch);
         // Alg. 2, line 5: g_tilde = (sum clip(g_i, C1) + N(0, sigma^2 C1^2 I)) / b; G <- G + g_tilde
-        oracle.preconditioned_clipped_sum(&w, &batch, None, C1, &mut g_sgd);
+        oracle.preconditioned_clipped_sum(&w, ClippedSum::new(&batch, C1), &mut g_sgd);
         release.release(&mut g_sgd, NoiseShape::Isotropic { clip: C1 })?;
         crate::linalg::axpy(1.0, &g_sgd, &mut acc);
         in_acc += 1;
@@ -110,7 +110,7 @@ pub fn dp2_extra_query(
             // Alg. 2, line 11: the second query, g_hat = (sum clip(g_i / D, C2) + N(0, sigma^2 C2^2 I)) / b
             // (the release's event becomes the joint one of the batch's two releases)
             observer.observe(TraceEvent::Preconditioner { step: t - 1, d: &d });
-            oracle.preconditioned_clipped_sum(&w, &batch, Some(&d), C2, &mut g_ada);
+            oracle.preconditioned_clipped_sum(&w, ClippedSum::new(&batch, C2).preconditioned(&d), &mut g_ada);
             release.release(&mut g_ada, NoiseShape::Isotropic { clip: C2 })?;
             (&g_ada, config.learning_rate_adaptive_alpha2)
         };

@@ -22,7 +22,7 @@
 
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
-use crate::model::{GradientOracle, Model, OnData};
+use crate::model::{ClippedSum, GradientOracle, Model, OnData};
 use crate::optim::private_step::oracle_start;
 use crate::optim::{NoiseShape, Observer, OutputPoint, PrivateRelease, Run, RunSettings, TraceEvent};
 use crate::rng::Seeds;
@@ -278,7 +278,7 @@ pub fn dp_minibatch_on(
         // Line 3: S_t <- Poisson sample with rate q
         release.sample(&mut batch);
         // Line 4: clip_C(grad l(w_t, z_i)) for i in S_t, summed
-        oracle.preconditioned_clipped_sum(&w, &batch, None, C, &mut g);
+        oracle.preconditioned_clipped_sum(&w, ClippedSum::new(&batch, C), &mut g);
         // Line 5: g_tilde = (sum + N(0, sigma^2 C^2 I)) / b (and its privacy event)
         release.release(&mut g, NoiseShape::Isotropic { clip: C })?;
         observer.observe(TraceEvent::NoisyGradient { step: t, g_hat: &g });
