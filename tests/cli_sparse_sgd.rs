@@ -127,8 +127,13 @@ fn sparse_boosted_sgd_reports_runs_selection_and_its_true_cost() {
     assert_eq!(v["steps"].as_u64().unwrap(), steps);
     let (eps, delta) = (f(&v["privacy"]["epsilon"]), f(&v["privacy"]["delta"]));
     assert!(eps <= 0.5 && delta <= 2.0 / 3.0 * 1e-5 * (1.0 + 1e-12), "<= (eps, K delta/(K+1)): ({eps}, {delta})");
-    // λ = 2B(K+1)/(nε) = 2·2·3/(512·0.5)
-    assert!((f(&v["selection"]["lambda"]) - 12.0 / 256.0).abs() < 1e-15);
+    // λ = 2B(K+1)/(nε): score range B = 2, K = 2, n = 512, ε = 0.5
+    let lambda = dpref::bounds::sparse::theorem71_laplace_scale_corrected(2.0, 2, 512, 0.5).unwrap();
+    assert!(
+        (f(&v["selection"]["lambda"]) - lambda).abs() <= 1e-15 * lambda,
+        "{} vs {lambda}",
+        v["selection"]["lambda"]
+    );
     assert_eq!(dpref(&boost(&risk)).stdout, dpref(&boost(&risk)).stdout, "same seed, same bytes");
 
     let data = SparseDataset::read_libsvm(svm.as_ref(), None).unwrap();

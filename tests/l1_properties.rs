@@ -345,18 +345,10 @@ fn p9_every_l1_algorithm_reports_replace_one_and_add_remove_is_refused_or_double
         assert_eq!(run.neighbouring, Some(Neighbouring::ReplaceOne));
         run.privacy.epsilon.unwrap()
     };
+    // the exact ε of μ-GDP with μ = 2√T/σ (Dong–Roth–Su), rounded up; ±1e-9 brackets it
     let mu = 2.0 * (steps as f64).sqrt() / sigma;
-    let normal = statrs::distribution::Normal::standard();
-    let gdp_delta = |eps: f64| {
-        use statrs::distribution::ContinuousCDF;
-        normal.cdf(-eps / mu + mu / 2.0) - eps.exp() * normal.cdf(-eps / mu - mu / 2.0)
-    };
-    // the exact ε: δ(ε) decreases in ε; bisection to 1e-12
-    let (mut lo, mut hi) = (0.0f64, 50.0f64);
-    while hi - lo > 1e-12 {
-        let mid = 0.5 * (lo + hi);
-        if gdp_delta(mid) > delta { lo = mid } else { hi = mid }
-    }
+    let exact = dpref::accounting::gdp::epsilon_for_delta(mu, delta).unwrap();
+    let (lo, hi) = (exact - 1e-9, exact);
     let (reported, undoubled) = (full_batch_epsilon(sigma), full_batch_epsilon(2.0 * sigma));
     assert!(reported >= hi, "reported {reported} below the exact {hi} of mu = 2 sqrt(T)/sigma");
     assert!(undoubled < lo, "power: sensitivity C would report {undoubled}, below the exact {lo}");

@@ -439,6 +439,35 @@ fn bias_reduced_invalid_input_is_a_typed_error() {
     assert!(matches!(BiasReducedConfig::new(f64::NAN, s, 1.0, 0.0), Err(Error::InvalidParameter { .. })));
 }
 
+/// A sample that would hold both a Gaussian curve and an (ε, δ) claim is refused before the
+/// second kind draws its noise (each kind would be amplified by the shared sample separately,
+/// under-reporting), in either order; each kind alone is accepted, and nothing was drawn or
+/// recorded for the refused release.
+#[test]
+fn release_subsample_refuses_curves_mixed_with_claims() {
+    for curve_first in [true, false] {
+        let mut release = PrivateRelease::statistics(0.0, Seeds::new(4)).unwrap();
+        let mut batch = Vec::new();
+        release.sample_ordered_subset(50, 4, &mut batch).unwrap();
+        let mut v = vec![0.0; 3];
+        let refused = if curve_first {
+            release.release_statistic_given_std(&mut v, 2.0, 1.0).unwrap();
+            let before = v.clone();
+            let r = release.release_statistic_epsilon_delta(&mut v, 2.0, 1.0, 1.0).map(|_| ());
+            assert_eq!(v, before, "no noise drawn for the refused release");
+            r
+        } else {
+            release.release_statistic_epsilon_delta(&mut v, 2.0, 1.0, 1.0).unwrap();
+            let before = v.clone();
+            let r = release.release_statistic_given_std(&mut v, 2.0, 1.0);
+            assert_eq!(v, before, "no noise drawn for the refused release");
+            r
+        };
+        assert!(matches!(refused, Err(Error::Unsupported { .. })), "curve first {curve_first}: {refused:?}");
+        assert_eq!(release.finish().unwrap().releases, 1);
+    }
+}
+
 /// The release's subsample bookkeeping: every release on an open sample draws noise (counted),
 /// the Gaussian ones become one `SampledWithoutReplacement(n, m, Gaussian(z))` with
 /// 1/z² = Σ 1/zᵢ² at the close, Laplace ones are recorded at once, unamplified; a release after

@@ -497,12 +497,17 @@ fn d3_errors(s: usize, n: usize, c_m: f64, reps: u64, base: u64) -> (Vec<f64>, b
 /// formulas of proofs/sparse/gaussian_l1_recovery.md §1 (not the crate's code): `σ√m ∝ ρ(m)√m/n`
 /// with `m = ⌈c_m nε√(s ln(d/s)/ln(1/δ))⌉` and the certified `ρ = 1 + √(2s/m) + √(2 ln(2C(d, 2s)/δ)/m)`.
 fn d3_noise_norm(s: usize, n: usize, c_m: f64) -> dpref::error::Result<f64> {
+    let (m, rho) = d3_measurements_and_rho(s, n, c_m);
+    Ok(rho * m.sqrt() / n as f64)
+}
+
+/// `(m, ρ(m))` of [`d3_noise_norm`] (d = 2000, ε = 0.9, δ = 1e-5).
+fn d3_measurements_and_rho(s: usize, n: usize, c_m: f64) -> (f64, f64) {
     let (d, eps, delta) = (2000f64, 0.9, 1e-5f64);
     let sf = s as f64;
     let m = (c_m * n as f64 * eps * (sf * (d / sf).ln() / (1.0 / delta).ln()).sqrt()).ceil();
     let ln_c = statrs::function::factorial::ln_binomial(2000, 2 * s as u64);
-    let rho = 1.0 + (2.0 * sf / m).sqrt() + (2.0 * (2f64.ln() + ln_c - delta.ln()) / m).sqrt();
-    Ok(rho * m.sqrt() / n as f64)
+    (m, 1.0 + (2.0 * sf / m).sqrt() + (2.0 * (2f64.ln() + ln_c - delta.ln()) / m).sqrt())
 }
 
 /// D3 (Thm. 3.4's shape, Algorithm 2): log–log slopes of the mean error fitted with
@@ -570,6 +575,13 @@ fn stat_d3_gaussian_l1_recovery_error_slopes_in_n_and_s() {
     let pred_b = predicted_slope(&xb, |n| d3_noise_norm(1, n as usize, c_m)).unwrap();
     let b = slope(&xb, &rec, &mut boot);
     let b_twin = slope(&xb, &[rec[0].clone(), rec[0].clone(), rec[0].clone()], &mut boot);
+    // not a twin D3 can reject (see the doc): the paper's fixed ρ = 3/2 in place of ρ(m)
+    let rho_fixed: Vec<Vec<f64>> = rec
+        .iter()
+        .zip(&nb)
+        .map(|(e, &n)| e.iter().map(|v| v * 1.5 / d3_measurements_and_rho(1, n, c_m).1).collect())
+        .collect();
+    let b_rho_fixed = slope(&xb, &rho_fixed, &mut boot);
     // (c) recovery branch in s; the twin's noise ×√s
     let ss = [1usize, 2, 4];
     let xsf: Vec<f64> = ss.iter().map(|&s| s as f64).collect();
@@ -582,13 +594,14 @@ fn stat_d3_gaussian_l1_recovery_error_slopes_in_n_and_s() {
         by_s.iter().zip(&ss).map(|(e, &s)| e.iter().map(|v| v * (s as f64).sqrt()).collect()).collect();
     let c_twin = slope(&xsf, &by_s_twin, &mut boot);
     eprintln!(
-        "D3: Gaussian n-slope {} (twin {}), s-slope {}; recovery n-slope {} predicted {pred_b:.3} (twin {}); \
+        "D3: Gaussian n-slope {} (twin {}), s-slope {}; recovery n-slope {} predicted {pred_b:.3} (twin {}, rho = 3/2 {}); \
          s-slope {} predicted {pred_c:.3} (twin {})",
         a.show(),
         a_twin.show(),
         a_s.show(),
         b.show(),
         b_twin.show(),
+        b_rho_fixed.show(),
         c.show(),
         c_twin.show()
     );

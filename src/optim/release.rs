@@ -139,6 +139,15 @@ struct OpenSubsample {
     claims: Vec<DpEvent>,
 }
 
+/// The two kinds of release an [`OpenSubsample`] composes, which must not be mixed on one sample.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SubsampleRecord {
+    /// A Gaussian release recorded by its curve (`inverse_square_sum`).
+    Curve,
+    /// An (ε, δ) claim (`claims`).
+    Claim,
+}
+
 /// What a finished [`PrivateRelease`] hands back to its run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReleaseSummary {
@@ -395,6 +404,9 @@ impl PrivateRelease {
             return Ok(());
         }
         let event = if std > 0.0 { Some(DpEvent::gaussian(sigma)?) } else { None };
+        if event.is_some() {
+            self.check_subsample_kind(SubsampleRecord::Curve)?;
+        }
         crate::noise::add_gaussian(&mut self.noise, values, std)?;
         self.releases += 1;
         if let Some(event) = event {
@@ -430,6 +442,31 @@ impl PrivateRelease {
         self.close_subsample()?;
         uniform_ordered_subset(&mut self.sampling, n, m, out)?;
         self.subsample = Some(OpenSubsample { n, m, inverse_square_sum: 0.0, claims: Vec::new() });
+        Ok(())
+    }
+
+    /// Refuses, before any noise is drawn, a release on an open subsample that already holds
+    /// releases of the other record kind: Gaussian curves compose into one joint event and (ε, δ)
+    /// claims into another, and the two would each be amplified by the same sample as if they
+    /// were independent, which under-reports. No accountant here composes the mixture.
+    ///
+    /// # Errors
+    /// `Unsupported` for a mixed subsample.
+    pub(super) fn check_subsample_kind(&self, kind: SubsampleRecord) -> Result<()> {
+        let Some(open) = &self.subsample else { return Ok(()) };
+        let mixed = match kind {
+            SubsampleRecord::Curve => !open.claims.is_empty(),
+            SubsampleRecord::Claim => open.inverse_square_sum > 0.0,
+        };
+        if mixed {
+            return Err(Error::Unsupported {
+                event: format!("Gaussian curves and (epsilon, delta) claims on one sample of {} of {}", open.m, open.n),
+                neighbouring: format!("{:?}", self.setup.neighbouring),
+                accountant: "-",
+                reason: "both kinds would be amplified by the same sample separately; release one kind per sample"
+                    .into(),
+            });
+        }
         Ok(())
     }
 

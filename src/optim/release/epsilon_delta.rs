@@ -15,7 +15,7 @@
 //! Proof: proofs/private_release.md (the pairing rule), proofs/accounting/approx_dp.md (the
 //! accountant and the filter).
 
-use super::{PrivateRelease, ReleaseSummary};
+use super::{PrivateRelease, ReleaseSummary, SubsampleRecord};
 use crate::accounting::{ApproxDpAccountant, DpEvent, Neighbouring, gaussian};
 use crate::error::{Error, Result, check};
 use crate::optim::{EventLog, PrivacyReport};
@@ -43,6 +43,7 @@ impl PrivateRelease {
         let sensitivity = check::positive("sensitivity", sensitivity)?;
         let delta = gaussian::delta_for_epsilon_upper(epsilon, std / sensitivity)?;
         let claim = DpEvent::epsilon_delta(epsilon, delta)?;
+        self.check_subsample_kind(SubsampleRecord::Claim)?;
         crate::noise::add_gaussian(&mut self.noise, values, std)?;
         self.releases += 1;
         match self.subsample.as_mut() {
