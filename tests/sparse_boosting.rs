@@ -279,7 +279,8 @@ fn logistic_risk(data: &SparseDataset, x: &[f64]) -> (f64, Vec<f64>) {
 /// asserted. Event: `F_S(x̂) − F* ≤ α`, F* replaced by a certified lower bound (Frank–Wolfe at a
 /// projected-gradient point). R = 20 runs; rejected only if the Clopper–Pearson upper bound
 /// (α = 1e-6) of the success frequency is below 1 − β (false failure ≤ 1e-6). As in D7 the
-/// threshold is vacuous here (α > LD = 2, asserted): Thm. 6.7's per-run U/τ is already ≫ LD.
+/// threshold is vacuous here (α > LD = 2, asserted): Thm. 6.7's per-run U/τ is already ≫ LD, so
+/// (a) is a record (only a NaN or an output outside X fails it); (b) carries the power.
 ///
 /// (b) The selection step, where the theorem's constants are not vacuous: on the event
 /// `max_k |ξ_k| ≤ γ` (probability ≥ 1 − 2Ke^{−γ/λ} = 1 − β/2) the selected score is within 2γ of

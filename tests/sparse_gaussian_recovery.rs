@@ -526,8 +526,8 @@ fn d3_measurements_and_rho(s: usize, n: usize, c_m: f64) -> (f64, f64) {
 ///   constant either: measured 11.6, 7.4, 7.7 at m = 22, 44, 88 (m ≈ 20 is unstable, hence
 ///   m ≥ 44 here). Band: [predicted − 0.3, predicted + 0.15] (the κ drift, −0.2 at most on this
 ///   grid by the measurement, plus ±0.1 of bootstrap width). Measured −0.96 [−1.16, −0.74].
-///   The band excludes the paper's −1/2 by 0.11: the shape certified is "−1/2 steepened by the
-///   certified ρ's decline", and clearly not the Gaussian branch's −1 nor the twins' slopes.
+///   The band's upper end lies 0.11 below the paper's −1/2 (as a point; an interval as wide as
+///   this one can still reach it).
 /// - (c) s-dependence in the recovery branch (n = 1200, s ∈ {1, 2, 4}): the paper's s^{1/4}
 ///   (m ∝ √s, ρ fixed); predicted with the certified ρ: the s-slope of ρ(m)√m (≈ +0.30). κ grows
 ///   with s (recovering denser vectors from the same noise is harder), so the band is
@@ -536,7 +536,13 @@ fn d3_measurements_and_rho(s: usize, n: usize, c_m: f64) -> (f64, f64) {
 ///
 /// This is a shape test on fixed seeds (the outcome is deterministic): its bands are the
 /// predicted slope widened by the measured κ drift, not a 1e-6 quantile; what makes it fail is a
-/// slope off by ≥ 0.3, which the three twins below show.
+/// slope off by ≥ 0.3, which the three twins below show. What it cannot see, by construction: a
+/// constant factor on the noise (noise halved moves every error by ½ and no slope), checked by
+/// `audit_c9_gaussian_l1_recovery_release_with_broken_twins`; and the paper's fixed ρ = 3/2 in
+/// place of the certified ρ(m) (the errors rescaled by 3/(2ρ(m)): slope −0.70 [−0.92, −0.47],
+/// inside band (b); printed, not asserted), which is a calibration error that
+/// `c4_exhaustive_rip_below_certified_rho_and_the_printed_three_halves_fails` and the audit's
+/// ρ = 1 twin check.
 ///
 /// Broken twins, asserted to fall outside on the same seeds: (a) the noise computed for
 /// n′ = √(n·n₀) records (noise ∝ 1/√n): slope −1/2; (b) the noise not scaled with n (every
