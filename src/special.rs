@@ -99,6 +99,22 @@ pub fn ln_binomial(n: f64, k: f64) -> f64 {
     libm::lgamma(n + 1.0) - libm::lgamma(k + 1.0) - libm::lgamma(n - k + 1.0)
 }
 
+/// `ln C(d, k) = Σ_{i<k} ln((d − i)/(i + 1))` for integers: k terms each with a relative rounding
+/// of a few ulps (no cancellation: every term is ≥ 0 for k ≤ d/2, and the sum of positive terms is
+/// stable), where [`ln_binomial`]'s `lgamma` difference loses digits to cancellation for large d;
+/// for bounds that must be rounded in a known direction (\[GGKKM\] Algorithm 2's certified RIP
+/// constant).
+///
+/// # Errors
+/// `InvalidParameter` for k > d.
+pub fn ln_binomial_summed(d: usize, k: usize) -> Result<f64> {
+    if k > d {
+        return Err(Error::invalid("k (binomial)", k, "<= d"));
+    }
+    let k = k.min(d - k);
+    Ok((0..k).map(|i| ((d - i) as f64 / (i + 1) as f64).ln()).sum())
+}
+
 /// `ln k!` for `k ≤ 4096` from a table built once (`libm::lgamma`, within ~1 ulp), beyond by
 /// `lgamma` directly. Used by the RDP sums, which need `ln C(α, k)` for every k ≤ α.
 pub fn ln_factorial(k: u64) -> f64 {

@@ -138,7 +138,9 @@ fn shrink_to_bound(rows: Vec<Vec<(usize, f64)>>, l: f64) -> Vec<Vec<(usize, f64)
     rows.into_iter()
         .map(|row| {
             let norm = crate::linalg::norm_l2(&row.iter().map(|&(_, v)| v).collect::<Vec<_>>());
-            if norm <= l { row } else { row.into_iter().map(|(j, v)| (j, v * (l / norm) * (1.0 - 1e-15))).collect() }
+            // the clip's factor L/‖row‖, shrunk once more so the rescaled row's norm is ≤ L as evaluated
+            let scale = crate::geometry::clip_scale(norm, l);
+            if scale == 1.0 { row } else { row.into_iter().map(|(j, v)| (j, v * scale * (1.0 - 1e-15))).collect() }
         })
         .collect()
 }

@@ -445,7 +445,7 @@ impl BiasReducedSgdConfig {
         let (mut x, mut sum) = (x0.to_vec(), vec![0.0; x0.len()]);
         let mut iterates = Vec::new();
         let mut touched = Vec::new();
-        // Alg. 6, line 1: t ← −1
+        // Alg. 6, line 1: t ← −1 (kept as the count of steps run, t + 1 in the paper's indexing)
         let mut t = 0u64;
         while let Some(level_n) = stopping.next()? {
             // Alg. 6, line 3: t ← t + 1 (t counts the steps run)

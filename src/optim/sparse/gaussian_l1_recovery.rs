@@ -120,19 +120,6 @@ pub struct Measurements {
     pub sigma: f64,
 }
 
-/// `ln C(d, k) = Σ_{i<k} ln((d − i)/(i + 1))`: k terms each with a relative rounding of a few ulps
-/// (no cancellation: every term is ≥ 0 for k ≤ d/2, and the sum of positive terms is stable).
-///
-/// # Errors
-/// `InvalidParameter` for k > d.
-pub fn ln_binomial(d: usize, k: usize) -> Result<f64> {
-    if k > d {
-        return Err(Error::invalid("k (binomial)", k, "<= d"));
-    }
-    let k = k.min(d - k);
-    Ok((0..k).map(|i| ((d - i) as f64 / (i + 1) as f64).ln()).sum())
-}
-
 /// The certified RIP constant of line 3: `ρ = 1 + √(k/m) + √(2 ln(2·C(d,k)/δ)/m)` with
 /// k = min(2s, d), rounded up by a relative 1e-12 (a few ulps of rounding in each term; a larger
 /// ρ is the safe direction). With probability ≥ 1 − δ/2 over A ~ N(0, 1/m)^{m×d},
@@ -147,7 +134,7 @@ pub fn certified_rip_constant(m: usize, d: usize, s: usize, delta: f64) -> Resul
     let delta = check::open_unit("delta", delta)?;
     let k = (2 * s).min(d);
     let mf = m as f64;
-    let ln_union = std::f64::consts::LN_2 + ln_binomial(d, k)? - delta.ln();
+    let ln_union = std::f64::consts::LN_2 + crate::special::ln_binomial_summed(d, k)? - delta.ln();
     let rho = 1.0 + (k as f64 / mf).sqrt() + (2.0 * ln_union / mf).sqrt();
     Ok(rho * (1.0 + 1e-12))
 }
