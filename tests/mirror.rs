@@ -292,7 +292,8 @@ fn bregman_step_at_d_1e4_reaches_gap_1e9_within_200_iterations() {
         if r < 0.41 {
             assert!(np >= r * (1.0 - 1e-9), "the lp ball binds: {np}");
         } else {
-            assert!((np - 0.4104).abs() < 1e-4, "{np}");
+            // only the l1 ball binds: the lp ball is slack (measured ‖x − a‖_p = 0.4104 < 0.5)
+            assert!(np < r * (1.0 - 1e-3), "the lp ball should be slack at r = {r}: {np}");
         }
         let best = bregman_objective(&map, &theta, &a, &step.x);
         for _ in 0..20 {

@@ -409,18 +409,30 @@ fn one_step(cfg: BiasReducedSgdConfig) -> impl Mechanism<Input = SparseDataset, 
     FnMechanism::new(move |data: &SparseDataset, rng: &mut DpRng| {
         let glm = SparseGlm { loss: Loss::Linear, data };
         let mut steps = FilteredSteps::new(Seeds::new(rng.random())).expect("valid");
-        let mech = Claimed(cfg.estimator().unwrap().per_call().unwrap());
+        let mech = Claimed::new(cfg.estimator().unwrap().per_call().unwrap());
         let mut x = vec![0.0; 2];
         cfg.step_with(&mut x, glm, 0, &mech, &mut steps).expect("valid step");
         -x[0]
     })
 }
 
-/// Algorithm 1 recording its claims, as Algorithm 6 does (the crate's mechanism is private).
-struct Claimed(ProjectionMechanismConfig);
+/// Algorithm 1 recording its claims, as Algorithm 6 does (the crate's mechanism is private), and
+/// the batch size m of every call it receives (so a test reads the sizes the step really used).
+struct Claimed(ProjectionMechanismConfig, std::sync::Mutex<Vec<usize>>);
+
+impl Claimed {
+    fn new(per_call: ProjectionMechanismConfig) -> Self {
+        Claimed(per_call, std::sync::Mutex::new(Vec::new()))
+    }
+
+    fn sizes(&self) -> Vec<usize> {
+        self.1.lock().unwrap().clone()
+    }
+}
 
 impl MeanMechanism for Claimed {
     fn release_mean(&self, mean: Vec<f64>, m: usize, release: &mut PrivateRelease) -> Result<Vec<f64>> {
+        self.1.lock().unwrap().push(m);
         Ok(self.0.release_mean_recorded(mean, m, release, GaussianRecord::ClaimedEpsilon)?.z_hat)
     }
 }
@@ -441,8 +453,9 @@ fn worst_pair(label: f64) -> SparseDataset {
 /// correct step's true ε at δ_t is ≤ ε_t). Measured: 0 (ε_t = 8.9e-4, δ_t = 1.0e-12: the step is very private,
 /// every MeanMech call runs at ε/32).
 ///
-/// The wrong-n twin (every call's noise computed for the dataset size n = 256 instead of its
-/// batch size m, recorded with the same claims) is invisible to this many draws (its true loss
+/// The sizes MeanMech receives are recorded and asserted ([2, 1, 1, 1]), and the exact check below
+/// is computed from them. The wrong-n twin (every call's noise computed for the dataset size
+/// n = 256 instead of its batch size m, recorded with the same claims) is invisible to this many draws (its true loss
 /// comes from the 1/128 of draws where the record is sampled), so it is flagged by the exact
 /// check: conditionally on the record being in B, the three calls on B are a Gaussian mechanism
 /// with μ² = Σ (Δ_m/σ_m)² over the calls the record enters (G⁺ and one of G⁻_O, G⁻_E: Δ_m = 2L/m),
@@ -456,8 +469,13 @@ fn audit_sparse_sgd_one_step_below_accounted_and_exact_check_flags_wrong_n() {
     let (d, d_prime) = (worst_pair(1.0), worst_pair(-1.0));
     let mut steps = FilteredSteps::new(Seeds::new(0)).unwrap();
     let per_call = cfg.estimator().unwrap().per_call().unwrap();
-    cfg.step_with(&mut [0.0; 2], SparseGlm { loss: Loss::Linear, data: &d }, 0, &Claimed(per_call.clone()), &mut steps)
-        .unwrap();
+    let claimed = Claimed::new(per_call.clone());
+    cfg.step_with(&mut [0.0; 2], SparseGlm { loss: Loss::Linear, data: &d }, 0, &claimed, &mut steps).unwrap();
+    // the sizes the step passed to MeanMech (Alg. 5, lines 2–5): G⁺ on B (m = 2), G⁻_O and G⁻_E
+    // (m = 1 each), then G_0 on the independent 1-sample I (its own block); a step passing n (or
+    // any other size) fails here, before the exact check below uses them
+    let sizes = claimed.sizes();
+    assert_eq!(sizes, [2, 1, 1, 1], "the batch sizes given to MeanMech");
     let step_event = steps.steps()[0].clone();
     let acc = ApproxDpAccountant::new(Neighbouring::ReplaceOne);
     let cost = acc.cost(&step_event).unwrap();
@@ -491,9 +509,10 @@ fn audit_sparse_sgd_one_step_below_accounted_and_exact_check_flags_wrong_n() {
         _ => panic!("two blocks"),
     };
     assert!(recorded_delta <= per_call.delta, "the claim's δ {recorded_delta} is above δ_c");
+    // the record enters G⁺ (sizes[0]) and one of the halves (sizes[1] = sizes[2])
     let mu = |sigma_of: &dyn Fn(usize) -> f64| -> f64 {
         let call = |m: usize| (2.0 * l / m as f64) / sigma_of(m);
-        (call(2).powi(2) + call(1).powi(2)).sqrt()
+        (call(sizes[0]).powi(2) + call(sizes[1]).powi(2)).sqrt()
     };
     let sigma = |m: usize| per_call.noise_scale(m).unwrap().sigma();
     let exact = gdp::delta_for_epsilon(mu(&sigma), 3.0 * eps_c).unwrap();

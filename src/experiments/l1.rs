@@ -74,9 +74,10 @@ fn x_true(d: usize) -> Vec<f64> {
 /// learned (almost) nothing, and a slope fitted through such points is flattened by the ceiling.
 pub const TRIVIAL_EXCESS: f64 = 0.5 * (0.5 * 0.5 + 0.3 * 0.3);
 
-/// The l1-Lipschitz constant `R + ‖x_true‖₁ + s`.
+/// The l1-Lipschitz constant `R + ‖x_true‖₁ + s` (as [`LeastSquaresL1::lipschitz_l1`]; x_true's
+/// support is its first two coordinates, so d = 2 gives its norm).
 fn lipschitz() -> f64 {
-    RADIUS + 0.8 + NOISE
+    RADIUS + crate::linalg::norm_l1(&x_true(2)) + NOISE
 }
 
 /// Sizes of a run.
