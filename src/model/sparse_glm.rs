@@ -26,6 +26,11 @@ impl SparseGlm<'_> {
         let (idx, val) = self.data.row(i);
         idx.iter().zip(val).map(|(&j, &x)| x * w[j]).sum()
     }
+
+    /// The loss `ℓ(⟨xᵢ, w⟩, yᵢ)` of record i.
+    pub fn loss_at(&self, w: &[f64], i: usize) -> f64 {
+        self.loss.value_at(self.margin(w, i), self.data.label(i))
+    }
 }
 
 impl GradientOracle for SparseGlm<'_> {
@@ -71,9 +76,8 @@ impl GradientOracle for SparseGlm<'_> {
     fn evaluate(&self, w: &[f64]) -> Result<Evaluation> {
         self.validate(w)?;
         let n = self.data.n() as f64;
+        let mean_loss = (0..self.data.n()).map(|i| self.loss_at(w, i)).sum::<f64>() / n;
         let margins: Vec<f64> = (0..self.data.n()).map(|i| self.margin(w, i)).collect();
-        let mean_loss =
-            margins.iter().enumerate().map(|(i, &m)| self.loss.value_at(m, self.data.label(i))).sum::<f64>() / n;
         let accuracy = matches!(self.loss, Loss::Logistic | Loss::Hinge).then(|| {
             let correct =
                 margins.iter().enumerate().filter(|&(i, &m)| m * self.loss.label(self.data.label(i)) > 0.0).count();

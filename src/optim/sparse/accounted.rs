@@ -91,7 +91,7 @@ impl Accounted {
     }
 
     /// Reads the events of Algorithm 5's stand-alone call: δ = 0, pure ε = Σ 1/zᵢ over the
-    /// Laplace events (basic composition, rounded up), δ = 0; δ > 0, the RDP accountant's ε at δ
+    /// Laplace events (basic composition by [`ApproxDpAccountant`], rounded up), δ = 0; δ > 0, the RDP accountant's ε at δ
     /// (replace-one, amplification by sampling without replacement). An empty log reads ε = 0 at
     /// δ.
     ///
@@ -105,7 +105,18 @@ impl Accounted {
             });
         };
         let privacy = if delta == 0.0 {
-            PrivacyReport { epsilon: Some(pure_epsilon(&event)?), delta: Some(0.0), sigma: 0.0 }
+            // basic composition of the Laplace releases by the approximate-DP accountant; a δ > 0
+            // here means a non-pure event reached a pure run
+            let mut acc = ApproxDpAccountant::new(Neighbouring::ReplaceOne);
+            acc.compose(&event, 1)?;
+            let total = acc.total();
+            if total.delta != 0.0 {
+                return Err(Error::Numerical {
+                    what: "bias-reduced estimator accounting",
+                    reason: format!("expected pure releases for delta = 0, found {}", event.describe()),
+                });
+            }
+            PrivacyReport { epsilon: Some(total.epsilon), delta: Some(0.0), sigma: 0.0 }
         } else {
             let mut acc = RdpAccountant::new(Neighbouring::ReplaceOne);
             acc.compose(&event, 1)?;
@@ -120,24 +131,5 @@ impl From<ReleaseSummary> for Accounted {
     /// The events a release recorded and the privacy its own accountant read from them.
     fn from(summary: ReleaseSummary) -> Self {
         Accounted { events: summary.events, privacy: summary.privacy }
-    }
-}
-
-/// Σ 1/zᵢ over Laplace events (pure ε by basic composition), rounded up.
-fn pure_epsilon(event: &DpEvent) -> Result<f64> {
-    match event {
-        DpEvent::Laplace { noise_multiplier } => Ok((1.0 / noise_multiplier).next_up()),
-        DpEvent::SelfComposed { event, count } => Ok((pure_epsilon(event)? * *count as f64).next_up()),
-        DpEvent::Composed(events) => {
-            let mut total = 0.0f64;
-            for e in events {
-                total = (total + pure_epsilon(e)?).next_up();
-            }
-            Ok(total)
-        }
-        other => Err(Error::Numerical {
-            what: "bias-reduced estimator accounting",
-            reason: format!("expected Laplace releases for delta = 0, found {}", other.describe()),
-        }),
     }
 }

@@ -167,9 +167,7 @@ impl BoostedSgdConfig {
             SelectionScore::EmpiricalRisk { range_b } => {
                 let mut sum = 0.0;
                 for i in 0..n {
-                    let (idx, val) = glm.data.row(i);
-                    let margin: f64 = idx.iter().zip(val).map(|(&j, &v)| v * x[j]).sum();
-                    let f = glm.loss.value_at(margin, glm.data.label(i));
+                    let f = glm.loss_at(x, i);
                     if f.is_nan() || !(0.0..=range_b).contains(&f) {
                         return Err(Error::invalid("loss value", format!("{f} in row {i}"), "in [0, B]"));
                     }
