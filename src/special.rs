@@ -1,6 +1,6 @@
 //! Numerical building blocks shared by the accountants and the audits: log-space arithmetic,
-//! `ln erfc` that stays accurate where `erfc` underflows, the normal CDF, and one bracketed
-//! root finder. Each function states its accuracy and, where it matters, its rounding direction.
+//! `ln erfc` that stays accurate where `erfc` underflows, the normal CDF, one bracketed
+//! root finder and one bisection of a monotone predicate. Each function states its accuracy and, where it matters, its rounding direction.
 
 use crate::error::{Error, Result};
 
@@ -140,6 +140,26 @@ pub struct Bracket {
     pub g_hi: f64,
 }
 
+/// Bisection of a predicate that is true below some point and false above it: halves
+/// `[lo, hi]` at most `max_halvings` times, or until the midpoint is no longer strictly inside
+/// (the ends are adjacent floats), setting `lo = mid` where `below(mid)` and `hi = mid`
+/// otherwise. Returns the final `(lo, hi)`; only midpoints are evaluated, so the caller keeps
+/// whichever end its guarantee needs (an end it checked on entry, or one `below` saw).
+pub fn bisect(mut lo: f64, mut hi: f64, max_halvings: u32, mut below: impl FnMut(f64) -> bool) -> (f64, f64) {
+    for _ in 0..max_halvings {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if below(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo, hi)
+}
+
 /// Shrinks a bracket `[lo, hi]` with `g(lo)` and `g(hi)` of opposite signs (`g` continuous and
 /// monotone) by the Illinois variant of regula falsi, falling back to bisection whenever the
 /// secant step makes too little progress, until `done(&bracket)` holds or the ends are adjacent
@@ -224,6 +244,24 @@ mod tests {
         assert!((log_sub(a, b) - 2.0_f64.ln()).abs() < 1e-15);
         assert_eq!(log_add(f64::NEG_INFINITY, 2.0), 2.0);
         assert_eq!(log_sub(2.0, 2.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn bisect_ends_at_adjacent_floats_or_after_max_halvings() {
+        // x² < 2 holds below √2: the ends straddle it and are adjacent floats.
+        let (lo, hi) = bisect(0.0, 2.0, 200, |x| x * x < 2.0);
+        assert!(lo * lo < 2.0 && hi * hi >= 2.0, "{lo} {hi}");
+        assert_eq!(hi, f64::from_bits(lo.to_bits() + 1));
+        // Three halvings of [0, 8] at a root of 5: 4, 6, 5 are evaluated, nothing else.
+        let mut seen = Vec::new();
+        let ends = bisect(0.0, 8.0, 3, |x| {
+            seen.push(x);
+            x < 5.0
+        });
+        assert_eq!((ends, seen), ((4.0, 5.0), vec![4.0, 6.0, 5.0]));
+        // Adjacent ends on entry: nothing is evaluated.
+        let one_up = f64::from_bits(1.0f64.to_bits() + 1);
+        assert_eq!(bisect(1.0, one_up, 200, |_| unreachable!()), (1.0, one_up));
     }
 
     #[test]

@@ -301,15 +301,7 @@ pub fn project_lp_ball(v: &mut [f64], p: f64, rho: f64) {
     let abs: Vec<f64> = v.iter().map(|x| x.abs()).collect();
     let solve = |mu: f64, out: &mut [f64]| {
         for (o, &a) in out.iter_mut().zip(&abs) {
-            let (mut lo, mut hi) = (0.0f64, a);
-            for _ in 0..200 {
-                let mid = 0.5 * (lo + hi);
-                if mid <= lo || mid >= hi {
-                    break;
-                }
-                if mid + mu * mid.powf(p - 1.0) > a { hi = mid } else { lo = mid }
-            }
-            *o = lo;
+            *o = crate::special::bisect(0.0, a, 200, |t| t + mu * t.powf(p - 1.0) <= a).0;
         }
     };
     let mut t = vec![0.0; v.len()];
@@ -321,15 +313,10 @@ pub fn project_lp_ball(v: &mut [f64], p: f64, rho: f64) {
         }
         hi *= 4.0;
     }
-    let mut lo = 0.0f64;
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        solve(mid, &mut t);
-        if norm_lp(&t, p) <= rho { hi = mid } else { lo = mid }
-    }
+    let (_, hi) = crate::special::bisect(0.0, hi, 200, |mu| {
+        solve(mu, &mut t);
+        norm_lp(&t, p) > rho
+    });
     solve(hi, &mut t);
     for (x, tj) in v.iter_mut().zip(&t) {
         *x = x.signum() * tj;
@@ -401,16 +388,9 @@ impl OuterBall {
         match self {
             OuterBall::L1 { radius } => super::mirror_kkt::l1_shrink_factor(a, dir, radius),
             OuterBall::Lp { .. } => {
-                let (mut lo, mut hi) = (0.0f64, 1.0f64);
-                for _ in 0..200 {
-                    let mid = 0.5 * (lo + hi);
-                    if mid <= lo || mid >= hi {
-                        break;
-                    }
-                    let z: Vec<f64> = dir.iter().zip(a).map(|(dj, aj)| aj + mid * dj).collect();
-                    if self.contains(&z) { lo = mid } else { hi = mid }
-                }
-                lo
+                let inside =
+                    |t: f64| self.contains(&dir.iter().zip(a).map(|(dj, aj)| aj + t * dj).collect::<Vec<f64>>());
+                crate::special::bisect(0.0, 1.0, 200, inside).0
             }
         }
     }
@@ -516,15 +496,10 @@ fn bregman_step_in(
             }
             map.conjugate_gradient(&soft, x);
         };
-        let (mut lo, mut hi) = (0.0f64, norm_linf(theta));
-        for _ in 0..2000 {
-            let mid = 0.5 * (lo + hi);
-            if mid <= lo || mid >= hi {
-                break;
-            }
-            at(mid, &mut x);
-            if crate::linalg::norm_l1(&x) <= big_r { hi = mid } else { lo = mid }
-        }
+        let (_, hi) = crate::special::bisect(0.0, norm_linf(theta), 2000, |lambda| {
+            at(lambda, &mut x);
+            crate::linalg::norm_l1(&x) > big_r
+        });
         for (yj, tj) in y.iter_mut().zip(theta) {
             *yj = tj.signum() * tj.abs().min(hi);
         }

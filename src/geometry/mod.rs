@@ -41,24 +41,6 @@ pub fn clip_l2(x: &mut [f64], c: f64) -> f64 {
     f
 }
 
-/// Bisection for a norm `norm_at(t)` non-increasing in t: halves `[lo, hi]` (200 times at most,
-/// or until the midpoint is no longer strictly inside) keeping `norm_at(lo) > radius` and
-/// returns `hi`, the end inside the ball (when `norm_at(hi) ≤ radius` on entry).
-fn bisect_to_radius(norm_at: impl Fn(f64) -> f64, radius: f64, mut lo: f64, mut hi: f64) -> f64 {
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if norm_at(mid) > radius {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    hi
-}
-
 /// Undoes a projection's last rounding: multiplies the coordinates `movable` selects by (1 − ε)
 /// until `fits(x)`. After 64 passes (64 ulps, far beyond any rounding) every coordinate is
 /// shrunk, so the loop ends even when the movable ones alone cannot make `x` fit (e.g. the
@@ -118,17 +100,7 @@ pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) ->
             while lo > 0.0 && phi(lo) < 0.0 {
                 lo *= 0.5;
             }
-            for _ in 0..200 {
-                let mid = 0.5 * (lo + hi);
-                if mid <= lo || mid >= hi {
-                    break;
-                }
-                if phi(mid) > 0.0 {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
+            hi = crate::special::bisect(lo, hi, 200, |lam| phi(lam) > 0.0).1;
             // φ and `norm_diag_mahalanobis` round differently: raise λ by ulps until ‖y‖_A ≤ 1
             // as the latter evaluates it (each step shrinks every |yⱼ|, so the loop ends).
             let original = x.to_vec();
@@ -304,7 +276,8 @@ impl Domain {
                 let norm_at = |t: f64| -> f64 {
                     original.iter().map(|o| soft_threshold_scalar(*o, t).powi(2)).sum::<f64>().sqrt()
                 };
-                let mut hi = bisect_to_radius(norm_at, radius, 0.0, top);
+                // ‖x̂(t)‖₂ falls in t: bisect to the end inside the ball (norm_at(top) = 0).
+                let (_, mut hi) = crate::special::bisect(0.0, top, 200, |t| norm_at(t) > radius);
                 // `norm_at` and `norm_l2` round differently: raise t by ulps until x̂ is in the
                 // ball as `contains` evaluates it (each step shrinks every non-zero |x̂ⱼ|).
                 loop {
@@ -380,7 +353,7 @@ impl Domain {
                 while norm_at(hi) > radius {
                     hi *= 2.0;
                 }
-                let hi = bisect_to_radius(norm_at, radius, 0.0, hi);
+                let (_, hi) = crate::special::bisect(0.0, hi, 200, |mu| norm_at(mu) > radius);
                 for (v, w) in x.iter_mut().zip(h) {
                     *v = w * *v / (w + hi);
                 }

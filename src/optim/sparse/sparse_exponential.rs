@@ -274,19 +274,7 @@ impl SparseExponentialConfig {
             TauEquation::AsPrinted => a / self.range_b,
         };
         let g = |tau: f64| tau.powi(3) - c * (d as f64 / (tau * beta)).ln();
-        let (mut lo, mut hi) = (0.0f64, d as f64 / beta);
-        for _ in 0..200 {
-            let mid = 0.5 * (lo + hi);
-            if mid <= lo || mid >= hi {
-                break;
-            }
-            if g(mid) < 0.0 {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        Ok(hi)
+        Ok(crate::special::bisect(0.0, d as f64 / beta, 200, |tau| g(tau) < 0.0).1)
     }
 
     /// Lines 1–2 and the scores of line 3: (τ, k, N_τ, F_S on N_τ), each loss value checked to
