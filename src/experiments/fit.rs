@@ -39,6 +39,11 @@ pub struct Slope {
 }
 
 impl Slope {
+    /// `estimate` with the 95% percentile interval of its bootstrap `resampled` values.
+    pub fn from_resamples(estimate: f64, mut resampled: Vec<f64>) -> Slope {
+        Slope { estimate, interval: percentile_interval(&mut resampled) }
+    }
+
     /// "estimate [lo, hi]" to 3 decimals.
     pub fn show(&self) -> String {
         format!("{:.3} [{:.3}, {:.3}]", self.estimate, self.interval.0, self.interval.1)
@@ -54,18 +59,50 @@ impl Slope {
 /// The log–log slope of the mean of `samples[k]` on `xs[k]`, with a 95% percentile bootstrap
 /// interval over `resamples` resamples (each point's repetitions resampled with replacement).
 pub fn log_log_slope(xs: &[f64], samples: &[&[f64]], resamples: usize, rng: &mut DpRng) -> Slope {
+    let mut fits = joint_log_log_slopes(xs, &[samples], resamples, rng);
+    let (estimate, resampled) = fits.pop().expect("invariant: one series in, one fit out");
+    Slope::from_resamples(estimate, resampled)
+}
+
+/// The log–log slopes of several series measured on the same repetitions (`series[j][k]`: the
+/// repetitions of series j at `xs[k]`, repetition r of every series from the same seed), with
+/// their bootstrap resampled **jointly**: each resample draws one set of repetition indices per
+/// point and uses it for every series, so a difference of two slopes is resampled with its
+/// pairing kept. Returns, per series, the slope of the means and its `resamples` resampled slopes.
+pub fn joint_log_log_slopes(
+    xs: &[f64],
+    series: &[&[&[f64]]],
+    resamples: usize,
+    rng: &mut DpRng,
+) -> Vec<(f64, Vec<f64>)> {
     let lx: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
-    let estimate = ols_slope(&lx, &samples.iter().map(|s| mean(s).ln()).collect::<Vec<_>>());
-    let mut boot: Vec<f64> = (0..resamples)
-        .map(|_| {
-            let ly: Vec<f64> = samples
-                .iter()
-                .map(|s| ((0..s.len()).map(|_| s[rng.random_range(0..s.len())]).sum::<f64>() / s.len() as f64).ln())
-                .collect();
-            ols_slope(&lx, &ly)
-        })
+    let mut fits: Vec<(f64, Vec<f64>)> = series
+        .iter()
+        .map(|s| (ols_slope(&lx, &s.iter().map(|r| mean(r).ln()).collect::<Vec<_>>()), Vec::new()))
         .collect();
-    Slope { estimate, interval: (quantile(&mut boot, 0.025), quantile(&mut boot, 0.975)) }
+    let mut sums = vec![0.0; series.len()];
+    let mut ly: Vec<Vec<f64>> = vec![Vec::with_capacity(xs.len()); series.len()];
+    for _ in 0..resamples {
+        ly.iter_mut().for_each(Vec::clear);
+        for k in 0..xs.len() {
+            let reps = series[0][k].len();
+            debug_assert!(series.iter().all(|s| s[k].len() == reps), "invariant: the series share repetitions");
+            sums.fill(0.0);
+            for _ in 0..reps {
+                let i = rng.random_range(0..reps);
+                for (sum, s) in sums.iter_mut().zip(series) {
+                    *sum += s[k][i];
+                }
+            }
+            for (y, sum) in ly.iter_mut().zip(&sums) {
+                y.push((sum / reps as f64).ln());
+            }
+        }
+        for ((_, resampled), y) in fits.iter_mut().zip(&ly) {
+            resampled.push(ols_slope(&lx, y));
+        }
+    }
+    fits
 }
 
 /// The 95% percentile bootstrap interval of the mean of `v`.
@@ -73,7 +110,12 @@ pub fn mean_interval(v: &[f64], resamples: usize, rng: &mut DpRng) -> (f64, f64)
     let k = v.len();
     let mut m: Vec<f64> =
         (0..resamples).map(|_| (0..k).map(|_| v[rng.random_range(0..k)]).sum::<f64>() / k as f64).collect();
-    (quantile(&mut m, 0.025), quantile(&mut m, 0.975))
+    percentile_interval(&mut m)
+}
+
+/// The 2.5% and 97.5% quantiles of `v` (sorted in place).
+fn percentile_interval(v: &mut [f64]) -> (f64, f64) {
+    (quantile(v, 0.025), quantile(v, 0.975))
 }
 
 /// The slope of `ln f` on `ln x` over the grid `xs` (a theorem's rate with its logarithms).
@@ -136,5 +178,23 @@ mod tests {
         let s = log_log_slope(&xs, &refs, 50, &mut Seeds::new(1).stream(Stream::Other(1)));
         assert!((s.estimate + 0.5).abs() < 1e-12 && (s.interval.0 + 0.5).abs() < 1e-12);
         assert!(s.meets(-0.6, -0.4) && !s.meets(-0.4, -0.3));
+    }
+
+    /// Joint resampling keeps the pairing: a series fitted against itself has a resampled slope
+    /// difference of exactly 0 every time (independent resampling of the two would spread it),
+    /// while the single series' resampled slopes do spread.
+    #[test]
+    fn joint_bootstrap_resamples_the_series_with_the_same_indices() {
+        let xs = [1.0, 2.0, 4.0, 8.0];
+        let samples: Vec<Vec<f64>> =
+            xs.iter().map(|x: &f64| (1..=6).map(|r| x.powf(-0.5) * (1.0 + 0.1 * r as f64)).collect()).collect();
+        let refs: Vec<&[f64]> = samples.iter().map(|s| s.as_slice()).collect();
+        let fits = joint_log_log_slopes(&xs, &[&refs, &refs], 200, &mut Seeds::new(2).stream(Stream::Other(2)));
+        let (a, b) = (&fits[0].1, &fits[1].1);
+        assert_eq!(a.len(), 200);
+        assert!(a.iter().zip(b).all(|(x, y)| x - y == 0.0));
+        let spread =
+            a.iter().fold(f64::NEG_INFINITY, |m, v| m.max(*v)) - a.iter().fold(f64::INFINITY, |m, v| m.min(*v));
+        assert!(spread > 0.01, "the resampled slopes vary: {spread}");
     }
 }

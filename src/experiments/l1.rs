@@ -25,7 +25,7 @@
 //! (an oracle over T, as the theorem's T is), and said so in the report.
 
 pub use super::fit::ols_slope;
-use super::fit::{Claim, Slope, mean, mean_interval, predicted_slope, quantile};
+use super::fit::{Claim, Slope, joint_log_log_slopes, mean, mean_interval, predicted_slope};
 use super::plot::{Figure, Panel, Reference, Series, write_figure};
 use super::{Options, Progress, Written, tune_extending};
 use crate::bounds::l1::md_private_term_unit_constant;
@@ -39,7 +39,6 @@ use crate::optim::l1::{
 };
 use crate::optim::{NoTrace, Privacy, SelectionMechanism};
 use crate::rng::{Seeds, Stream};
-use rand::RngExt;
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -191,38 +190,19 @@ pub struct FrankWolfeAt {
 /// Log–log slopes of MD, FW and (MD − FW), with seeds resampled within every point (the same
 /// resampled seeds for both methods, which share a seed's data).
 fn fit(points: &[Point], seeds: Seeds) -> (Slope, Slope, Slope) {
-    let lx: Vec<f64> = points.iter().map(|p| p.x.ln()).collect();
-    let slope_of = |f: &dyn Fn(&Point) -> f64| {
-        let ly: Vec<f64> = points.iter().map(|p| f(p).ln()).collect();
-        ols_slope(&lx, &ly)
-    };
-    let md = slope_of(&|p| mean(&p.md.excess));
-    let fw = slope_of(&|p| mean(&p.fw.excess));
+    let xs: Vec<f64> = points.iter().map(|p| p.x).collect();
+    let md: Vec<&[f64]> = points.iter().map(|p| p.md.excess.as_slice()).collect();
+    let fw: Vec<&[f64]> = points.iter().map(|p| p.fw.excess.as_slice()).collect();
     let mut rng = seeds.stream(Stream::Other(0x6c31));
-    let (mut bm, mut bf, mut bd) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..BOOTSTRAP {
-        let (mut ym, mut yf) = (Vec::new(), Vec::new());
-        for p in points {
-            let k = p.md.excess.len();
-            let (mut sm, mut sf) = (0.0, 0.0);
-            for _ in 0..k {
-                let i = rng.random_range(0..k);
-                sm += p.md.excess[i];
-                sf += p.fw.excess[i];
-            }
-            ym.push((sm / k as f64).ln());
-            yf.push((sf / k as f64).ln());
-        }
-        let (a, b) = (ols_slope(&lx, &ym), ols_slope(&lx, &yf));
-        bm.push(a);
-        bf.push(b);
-        bd.push(a - b);
-    }
-    let ci = |v: &mut Vec<f64>| (quantile(v, 0.025), quantile(v, 0.975));
+    let fits: [(f64, Vec<f64>); 2] = joint_log_log_slopes(&xs, &[&md, &fw], BOOTSTRAP, &mut rng)
+        .try_into()
+        .expect("invariant: two series in, two fits out");
+    let [(md, md_resampled), (fw, fw_resampled)] = fits;
+    let difference_resampled = md_resampled.iter().zip(&fw_resampled).map(|(a, b)| a - b).collect();
     (
-        Slope { estimate: md, interval: ci(&mut bm) },
-        Slope { estimate: fw, interval: ci(&mut bf) },
-        Slope { estimate: md - fw, interval: ci(&mut bd) },
+        Slope::from_resamples(md, md_resampled),
+        Slope::from_resamples(fw, fw_resampled),
+        Slope::from_resamples(md - fw, difference_resampled),
     )
 }
 
