@@ -83,26 +83,72 @@ pub(crate) struct SparseArgs {
     pub(crate) selection_scale: Option<ScaleArg>,
 }
 
-impl SparseArgs {
-    /// The first flag given, if any (they apply to the sparse algorithms only).
-    pub(crate) fn first_given(&self) -> Option<&'static str> {
-        first_given([
-            ("--l2-bound", self.l2_bound.is_some()),
-            ("--sparsity", self.sparsity.is_some()),
-            ("--stopping", self.stopping.is_some()),
-            ("--objective", self.objective.is_some()),
-            ("--theorem-step", self.theorem_step),
-            ("--initial-gap", self.initial_gap.is_some()),
-            ("--smoothness", self.smoothness.is_some()),
-            ("--beta", self.beta.is_some()),
-            ("--selection-score", self.selection_score.is_some()),
-            ("--loss-range", self.loss_range.is_some()),
-            ("--selection-scale", self.selection_scale.is_some()),
-        ])
-    }
+/// The `run` arguments, besides [`SparseArgs`], that the sparse family reads (by clap id): the
+/// data (`--data`, `--label-column`), the loss, the budget `--epsilon`/`--delta` under
+/// `--neighbouring replace-one`, `--learning-rate` (or its refusal with `--theorem-step`),
+/// `--domain`, `--seed` and `--json` (`run_sparse.rs`: `to_spec`, `run_sparse`, `print`). Every other
+/// `run` flag given on the command line is refused by a sparse run: a flag added to `run` later is
+/// refused until it is listed here (the safe side).
+pub(crate) const SPARSE_RUN_USES: &[&str] = &[
+    "algorithm",
+    "data",
+    "label_column",
+    "loss",
+    "epsilon",
+    "delta",
+    "neighbouring",
+    "learning_rate",
+    "domain",
+    "seed",
+    "json",
+];
+
+/// One `run` argument given on the command line.
+struct GivenFlag {
+    /// clap's id of the argument (the field name).
+    id: String,
+    /// How the user spells it: `--long-name`.
+    flag: String,
+    /// Whether it is a member of the group clap derives for [`SparseArgs`].
+    sparse_only: bool,
 }
 
-/// The first flag of `flags` that was given.
-pub(crate) fn first_given<const N: usize>(flags: [(&'static str, bool); N]) -> Option<&'static str> {
-    flags.into_iter().find_map(|(flag, given)| given.then_some(flag))
+/// The `run` arguments given on the command line (clap's [`ValueSource::CommandLine`](clap::parser::ValueSource),
+/// so a flag given at its default value, e.g. `--clip 1.0`, counts as given), in the order `run
+/// --help` lists them; with several misplaced flags, the first in that order is the one named.
+pub(crate) struct GivenFlags(Vec<GivenFlag>);
+
+impl GivenFlags {
+    /// The arguments of `run` (the command) given in `matches` (its matches). The sparse-only ones
+    /// are the members of the [`clap::ArgGroup`] that `derive(Args)` makes for [`SparseArgs`].
+    pub(crate) fn new(run: &clap::Command, matches: &clap::ArgMatches) -> Self {
+        let group = <SparseArgs as Args>::group_id();
+        let sparse: Vec<&clap::Id> =
+            run.get_groups().filter(|g| Some(g.get_id()) == group.as_ref()).flat_map(|g| g.get_args()).collect();
+        let given = run.get_arguments().filter(|arg| {
+            matches.try_contains_id(arg.get_id().as_str()).unwrap_or(false)
+                && matches.value_source(arg.get_id().as_str()) == Some(clap::parser::ValueSource::CommandLine)
+        });
+        GivenFlags(
+            given
+                .map(|arg| GivenFlag {
+                    id: arg.get_id().to_string(),
+                    flag: arg.get_long().map_or_else(|| arg.get_id().to_string(), |long| format!("--{long}")),
+                    sparse_only: sparse.contains(&arg.get_id()),
+                })
+                .collect(),
+        )
+    }
+
+    /// The first sparse-only flag given (refused by the dense algorithms).
+    pub(crate) fn first_sparse_only(&self) -> Option<&str> {
+        self.0.iter().find(|g| g.sparse_only).map(|g| g.flag.as_str())
+    }
+
+    /// The first flag given that the sparse family does not read: neither a [`SparseArgs`] member
+    /// nor one of [`SPARSE_RUN_USES`].
+    pub(crate) fn first_foreign_to_sparse(&self) -> Option<&str> {
+        let foreign = |g: &&GivenFlag| !g.sparse_only && !SPARSE_RUN_USES.contains(&g.id.as_str());
+        self.0.iter().find(foreign).map(|g| g.flag.as_str())
+    }
 }
