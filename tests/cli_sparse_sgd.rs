@@ -215,3 +215,31 @@ fn sparse_runs_refuse_what_no_analysis_covers() {
     let dense = ["run", "dp-sgd", "--data", csv.as_str(), "--loss", "logistic", "--sigma", "1", "--sparsity", "2"];
     assert_usage_error(&dense);
 }
+
+/// A `run` flag the sparse family does not read is refused even at its default value (`--clip
+/// 1.0`, `--variant minibatch`, `--lambda none`: clap reports them given on the command line), with
+/// the message naming the flag; without it, the same run succeeds. Of several such flags, the first
+/// in `run --help` order is named, whatever order they were typed in.
+#[test]
+fn sparse_runs_refuse_dense_flags_given_at_their_defaults() {
+    let dir = TempDir::new("cli-sparse-defaults");
+    let (svm, _) = data_files(&dir);
+    assert_eq!(dpref(&args("sparse-sgd", &svm, &[])).status.code(), Some(0));
+    for (extra, named) in [
+        (&["--clip", "1.0"][..], "--clip"),
+        (&["--variant", "minibatch"], "--variant"),
+        (&["--lambda", "none"], "--lambda"),
+        (&["--paper-noise", "--ellipsoid", "identity"], "--ellipsoid"),
+    ] {
+        for algorithm in ["sparse-sgd", "sparse-boosted-sgd"] {
+            let a = args(algorithm, &svm, extra);
+            assert_usage_error(&a);
+            let err = String::from_utf8_lossy(&dpref(&a).stderr).into_owned();
+            let expected = format!(
+                "error: {named} does not apply to {algorithm} (its steps, batches and noise are [GGKKM] Algorithm \
+                 6's own)\n"
+            );
+            assert_eq!(err, expected, "{extra:?}");
+        }
+    }
+}

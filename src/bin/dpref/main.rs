@@ -2,7 +2,7 @@
 //! Exit codes: 0 success, 2 bad input or unsupported request (one `error:` line on stderr),
 //! 3 an audit found a violation.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -13,6 +13,7 @@ use flags::CliResult;
 use format::write_stdout;
 use reproduce::ReproduceArgs;
 use run_args::RunArgs;
+use run_sparse_args::GivenFlags;
 
 mod account;
 mod account_args;
@@ -79,28 +80,48 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The exit of a clap failure: help and version on stdout (success), else the one `error:` line.
+fn clap_failure(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        return match write_stdout(&e.to_string()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&format!("cannot write to stdout: {e}")),
+        };
+    }
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        return fail(
+            "a subcommand is required: account, calibrate, run, estimate, audit or reproduce (see dpref --help)",
+        );
+    }
+    // clap renders several lines (usage, hints); the contract is one line.
+    let text = e.to_string();
+    let message: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+    let line = message.join(" ");
+    fail(line.strip_prefix("error: ").unwrap_or(&line))
+}
+
+/// The command line parsed: the typed [`Cli`] and clap's matches it was read from (which tell
+/// which flags were given, see [`GivenFlags`]).
+fn parse() -> Result<(Cli, clap::ArgMatches), clap::Error> {
+    let matches = Cli::command().try_get_matches()?;
+    // as `Cli::try_parse`: an error here is rendered against the command
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+    Ok((cli, matches))
+}
+
+/// The `run` flags given on the command line, from the matches of `run`.
+fn run_flags(matches: &clap::ArgMatches) -> CliResult<GivenFlags> {
+    match (Cli::command().find_subcommand("run"), matches.subcommand_matches("run")) {
+        (Some(run), Some(run_matches)) => Ok(GivenFlags::new(run, run_matches)),
+        _ => Err(flags::usage("internal: the matches of `run` are missing")),
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                return match write_stdout(&e.to_string()) {
-                    Ok(()) => ExitCode::SUCCESS,
-                    Err(e) => fail(&format!("cannot write to stdout: {e}")),
-                };
-            }
-            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                return fail(
-                    "a subcommand is required: account, calibrate, run, estimate, audit or reproduce (see dpref --help)",
-                );
-            }
-            // clap renders several lines (usage, hints); the contract is one line.
-            let text = e.to_string();
-            let message: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
-            let line = message.join(" ");
-            return fail(line.strip_prefix("error: ").unwrap_or(&line));
-        }
+    let (cli, matches) = match parse() {
+        Ok(parsed) => parsed,
+        Err(e) => return clap_failure(e),
     };
     let result: CliResult<(String, bool)> = match &cli.command {
         Command::Account(a) => account::account(a).map(|s| (s, false)),
@@ -110,7 +131,7 @@ fn main() -> ExitCode {
         }
         Command::Audit(AuditCommand::Samples(a)) => audit::audit_samples(a),
         Command::Audit(AuditCommand::Accountant(a)) => audit_accountant::audit_accountant(a),
-        Command::Run(a) => run::run_algorithm(a).map(|s| (s, false)),
+        Command::Run(a) => run_flags(&matches).and_then(|given| run::run_algorithm(a, &given)).map(|s| (s, false)),
         Command::Estimate(EstimateCommand::Mean(a)) => estimate::estimate_mean(a).map(|s| (s, false)),
     };
     match result {

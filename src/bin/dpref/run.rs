@@ -2,6 +2,7 @@
 
 use crate::flags::{CliError, CliResult, usage};
 use crate::run_args::RunArgs;
+use crate::run_sparse_args::GivenFlags;
 use dpref::error::Error;
 use dpref::optim::RunSpec;
 use dpref::optim::run_spec::{Algorithm, Ellipsoid};
@@ -71,13 +72,14 @@ fn to_spec(args: &RunArgs, algorithm: Algorithm) -> CliResult<(RunSpec, Option<C
     Ok((spec, deferred))
 }
 
-/// `dpref run`: checks the spec, reads the data, runs, prints.
-pub(crate) fn run_algorithm(args: &RunArgs) -> CliResult<String> {
+/// `dpref run`: checks the spec, reads the data, runs, prints. `given` are the flags on the
+/// command line: a sparse-only one (the first in `run --help` order) is refused here.
+pub(crate) fn run_algorithm(args: &RunArgs, given: &GivenFlags) -> CliResult<String> {
     let algorithm = match args.algorithm.resolve() {
         Ok(algorithm) => algorithm,
-        Err(sparse) => return crate::run_sparse::run_sparse(args, sparse),
+        Err(sparse) => return crate::run_sparse::run_sparse(args, given, sparse),
     };
-    if let Some(flag) = args.sparse.first_given() {
+    if let Some(flag) = given.first_sparse_only() {
         return Err(usage(format!("{flag} applies to sparse-sgd and sparse-boosted-sgd only")));
     }
     let (spec, deferred) = to_spec(args, algorithm)?;

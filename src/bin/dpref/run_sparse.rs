@@ -5,48 +5,18 @@
 use crate::flags::{CliResult, usage};
 use crate::format::num;
 use crate::run_args::RunArgs;
-use crate::run_sparse_args::{ObjectiveArg, ScaleArg, ScoreArg, StoppingArg};
+use crate::run_sparse_args::{GivenFlags, ObjectiveArg, ScaleArg, ScoreArg, StoppingArg};
 use dpref::data::sparse::SparseDataset;
 use dpref::optim::run_spec::{SparseAlgorithm, SparseRunOutcome, SparseRunSpec, SparseStepSize};
 use dpref::optim::sparse::{Convexity, SelectionScale, SelectionScore, StoppingRule};
 use serde_json::json;
 
-/// The `run` flags that do not apply to the sparse algorithms: the first one given.
-fn foreign_flag(args: &RunArgs) -> Option<&'static str> {
-    crate::run_sparse_args::first_given([
-        ("--hidden", !args.hidden.is_empty()),
-        ("--sigma", args.sigma.is_some()),
-        ("--paper-noise", args.paper_noise),
-        ("--batch-size", args.batch_size.is_some()),
-        ("--sampling", args.sampling.is_some()),
-        ("--steps", args.steps.is_some()),
-        ("--clip", args.clip != "1.0"),
-        ("--output", args.output.is_some()),
-        ("--ellipsoid", args.ellipsoid.is_some()),
-        ("--projection", args.projection.is_some()),
-        ("--variant", args.variant != crate::run_args::VariantArg::Minibatch),
-        ("--beta1", args.beta1.is_some()),
-        ("--beta2", args.beta2.is_some()),
-        ("--nu", args.nu.is_some()),
-        ("--lambda", args.lambda != "none"),
-        ("--bias-correction", args.bias_correction.is_some()),
-        ("--delay-sgd", args.delay_sgd.is_some()),
-        ("--delay-adaptive", args.delay_adaptive.is_some()),
-        ("--clip-sgd", args.clip_sgd.is_some()),
-        ("--clip-adaptive", args.clip_adaptive.is_some()),
-        ("--learning-rate-adaptive", args.learning_rate_adaptive.is_some()),
-        ("--ablation", args.ablation.is_some()),
-        ("--mirror-map", args.mirror_map.is_some()),
-        ("--selection", args.selection.is_some()),
-        ("--phases", args.phases.is_some()),
-        ("--rounds", args.rounds.is_some()),
-    ])
-}
-
-/// The [`SparseRunSpec`] of the flags.
-fn to_spec(args: &RunArgs, algorithm: SparseAlgorithm) -> CliResult<SparseRunSpec> {
+/// The [`SparseRunSpec`] of the flags; `given` are the `run` flags on the command line, and one
+/// the sparse family does not read is refused (the first in `run --help` order; see
+/// [`GivenFlags::first_foreign_to_sparse`]), even at its default value (`--clip 1.0`).
+fn to_spec(args: &RunArgs, given: &GivenFlags, algorithm: SparseAlgorithm) -> CliResult<SparseRunSpec> {
     let name = algorithm.name();
-    if let Some(flag) = foreign_flag(args) {
+    if let Some(flag) = given.first_foreign_to_sparse() {
         return Err(usage(format!(
             "{flag} does not apply to {name} (its steps, batches and noise are [GGKKM] Algorithm 6's own)"
         )));
@@ -106,8 +76,8 @@ fn to_spec(args: &RunArgs, algorithm: SparseAlgorithm) -> CliResult<SparseRunSpe
 }
 
 /// `dpref run sparse-sgd | sparse-boosted-sgd`: checks the flags, reads the data as CSR, runs, prints.
-pub(crate) fn run_sparse(args: &RunArgs, algorithm: SparseAlgorithm) -> CliResult<String> {
-    let spec = to_spec(args, algorithm)?;
+pub(crate) fn run_sparse(args: &RunArgs, given: &GivenFlags, algorithm: SparseAlgorithm) -> CliResult<String> {
+    let spec = to_spec(args, given, algorithm)?;
     spec.check()?;
     let data = if crate::run::is_libsvm(&args.data) {
         if args.label_column.is_some() {
