@@ -13,19 +13,45 @@ use dpref::rng::{Seeds, Stream};
 
 /// The least-squares problem on an l1 ball as CSV (label last).
 fn least_squares_csv(dir: &TempDir) -> String {
-    let problem = LeastSquaresL1::generate(
-        1024,
-        vec![0.5, -0.3, 0.0, 0.1, 0.0, 0.0],
-        0.2,
-        &mut Seeds::new(31).stream(Stream::Data),
-    )
-    .unwrap();
+    least_squares_csv_of(dir, 1024)
+}
+
+/// n examples of the least-squares problem above, as a CSV file in `dir`.
+fn least_squares_csv_of(dir: &TempDir, n: usize) -> String {
+    let problem =
+        LeastSquaresL1::generate(n, vec![0.5, -0.3, 0.0, 0.1, 0.0, 0.0], 0.2, &mut Seeds::new(31).stream(Stream::Data))
+            .unwrap();
     let mut s = String::new();
     for i in 0..problem.data.n() {
         let row: Vec<String> = problem.data.row(i).iter().map(|v| v.to_string()).collect();
         s += &format!("{},{}\n", row.join(","), problem.data.label(i));
     }
-    dir.file("ls.csv", s)
+    dir.file(&format!("ls{n}.csv"), s)
+}
+
+/// The text report of approximate-DP Frank–Wolfe prints the δ its ledger reports (the JSON's),
+/// not the pure route's 0: n = 6400, T = 5, b = 512 uses all 6400 samples and Lemma 4.4's
+/// advanced route (δ > 0); the same run without `--delta` prints `, 0)-DP`.
+#[test]
+fn cli_frank_wolfe_text_prints_the_reported_delta() {
+    let dir = TempDir::new("cli-l1-fw-delta");
+    let data = least_squares_csv_of(&dir, 6400);
+    let mut fw = vec!["run", "private-frank-wolfe", "--data", data.as_str(), "--loss", "squared", "--domain", "l1:1"];
+    fw.extend(["--epsilon", "1", "--neighbouring", "replace-one", "--phases", "5", "--batch-size", "512"]);
+    let pure = String::from_utf8(dpref(&fw).stdout).unwrap();
+    assert!(pure.contains(", 0)-DP by the per-sample ledger"), "{pure}");
+    fw.extend(["--delta", "1e-5"]);
+    let text = String::from_utf8(dpref(&fw).stdout).unwrap();
+    fw.push("--json");
+    let delta = json(&fw)["privacy"]["delta"].as_f64().unwrap();
+    assert!(delta > 0.0 && delta <= 1e-5, "{delta}");
+    assert!(
+        text.contains(&format!(
+            ", {})-DP by the guarantees of its node groups (Lemma 4.4)",
+            dpref::error::display_number(delta)
+        )),
+        "{text}"
+    );
 }
 
 #[test]
@@ -101,6 +127,9 @@ fn cli_l1_refuses_what_no_accountant_or_algorithm_covers() {
         "noisy-mirror-descent --domain l2:1 --epsilon 1 --delta 1e-5 --neighbouring replace-one",
         "noisy-mirror-descent --domain l1:1 --epsilon 1 --delta 1e-5 --neighbouring replace-one --sampling with-replacement",
         "noisy-mirror-descent --domain l1:1 --sigma 1 --neighbouring replace-one --clip none",
+        // an L whose clip L*sqrt(d) overflows bounds nothing (it once reported its target epsilon)
+        "noisy-mirror-descent --domain l1:1 --epsilon 1 --delta 1e-5 --neighbouring replace-one --clip 1e308",
+        "localized-mirror-descent --domain l1:1 --epsilon 1 --delta 1e-5 --neighbouring replace-one --clip 1e308",
         // Frank–Wolfe: a sigma is not its noise, steps are its own
         "private-frank-wolfe --domain l1:1 --sigma 1 --neighbouring replace-one",
         "private-frank-wolfe --domain l1:1 --epsilon 1 --neighbouring replace-one --steps 5",

@@ -112,6 +112,12 @@ fn invalid_settings_are_refused() {
     let mut cfg = NoisyMirrorDescentConfig::new(1.0, 1.0, MirrorMap::Entropic, settings).unwrap();
     cfg.settings.x0 = Some(vec![1.0, 1.0, 0.0]);
     assert!(noisy_mirror_descent(&data, Loss::Linear, &cfg, Seeds::new(1), &mut NoTrace).is_err(), "x0 outside");
+    // An L whose clip L√d overflows would clip nothing while the events claim a bounded sum:
+    // refused by name (it once ran and reported its target epsilon).
+    let settings = RunSettings::without_replacement(10, 5, privacy).unwrap();
+    let huge = NoisyMirrorDescentConfig::new(1.0, 1.5e308, MirrorMap::Entropic, settings).unwrap();
+    let err = noisy_mirror_descent(&data, Loss::Linear, &huge, Seeds::new(1), &mut NoTrace).unwrap_err();
+    assert!(err.to_string().contains("clip L*sqrt(d)"), "{err}");
     assert!(EntropicSmdConfig::new(0, 1.0).is_err());
     assert!(EntropicSmdConfig::new(1, 0.0).is_err());
 }

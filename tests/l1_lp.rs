@@ -37,7 +37,7 @@ fn prop_lp_sensitivity_is_d_half_minus_inv_q_l() {
         for p in [1.1, 1.5, 2.0] {
             let q: f64 = p / (p - 1.0);
             let l = 2.5;
-            let c = lp_l2_sensitivity(d, p, l);
+            let c = lp_l2_sensitivity(d, p, l).unwrap();
             assert!((c - (d as f64).powf(0.5 - 1.0 / q) * l).abs() <= 1e-12 * c);
             for _ in 0..200 {
                 let g = random_vec(&mut rng, d);
@@ -48,9 +48,11 @@ fn prop_lp_sensitivity_is_d_half_minus_inv_q_l() {
             let flat = vec![l * (d as f64).powf(-1.0 / q); d];
             assert!((norm_l2(&flat) / c - 1.0).abs() < 1e-12, "attained at the constant vector");
             let cfg = LocalizedConfig::new(Geometry::Lp { p }, 1.0, l, Privacy::Target { epsilon: 1.0, delta: 1e-5 });
-            assert_eq!(cfg.unwrap().clip(d), c);
+            assert_eq!(cfg.unwrap().clip(d).unwrap(), c);
         }
     }
+    // An L whose clip overflows clips nothing: refused, never an infinite clip.
+    assert!(lp_l2_sensitivity(4, 1.5, 1.7e308).is_err() && lp_l2_sensitivity(4, 1.5, f64::NAN).is_err());
 }
 
 /// G5/G6 for the step of Algorithms 5–6: `x⁺ = argmin {φ_c(x − a) − ⟨θ, x⟩ : ‖x‖_p ≤ R,

@@ -204,6 +204,29 @@ fn unclipped_or_noiseless_runs_record_no_event() {
     }
 }
 
+/// A private run's clip must bound something: an infinite (or NaN) clip in a private run is
+/// refused before any noise is drawn or event recorded, for both shapes (it would draw std σ
+/// instead of σ·C while recording the event of a clip-1 sum: [AFKT] Alg. 1 with an L whose
+/// clip L√d overflowed once reported (1, 1e-5)-DP on unclipped gradients).
+#[test]
+fn a_private_run_refuses_an_infinite_clip() {
+    for clip in [f64::INFINITY, f64::NAN] {
+        let mut release = PrivateRelease::new(plan(sigma(1.0), true), Seeds::new(10)).unwrap();
+        assert!(release.is_private());
+        let mut batch = Vec::new();
+        release.sample(&mut batch);
+        let mut sum = [0.0; 2];
+        let err = release.release(&mut sum, NoiseShape::Isotropic { clip }).unwrap_err().to_string();
+        assert!(err.contains("clip"), "{err}");
+        let c = [1.0, 4.0];
+        let ellipsoid = NoiseShape::Ellipsoid { clip_radius_b: clip, ellipsoid_c: &c };
+        assert!(release.release(&mut sum, ellipsoid).is_err());
+        assert_eq!(sum, [0.0; 2], "no noise drawn");
+        let done = release.finish().unwrap();
+        assert!(done.events.is_empty() && done.releases == 0, "no event recorded");
+    }
+}
+
 /// An absolute std on the mean belongs to [ZCHWB] Algorithm 1's form only: a DP-SGD-style run
 /// refuses it instead of reading it as a noise multiplier.
 #[test]

@@ -304,9 +304,17 @@ impl PrivateRelease {
     /// joint one, `scheme ∘ PerExampleSumGaussian(σ/√k)`.
     ///
     /// # Errors
-    /// `InvalidParameter` for a shape whose length differs from the sum's or a std that is not
-    /// finite; event errors.
+    /// `InvalidParameter` for a shape whose length differs from the sum's, a std that is not
+    /// finite, or a clip that is not finite in a private run; event errors.
     pub fn release(&mut self, sum: &mut [f64], shape: NoiseShape<'_>) -> Result<()> {
+        // An infinite clip bounds nothing: it draws std σ (not σ·C) and may only run without a claim.
+        let clip = match shape {
+            NoiseShape::Isotropic { clip } => clip,
+            NoiseShape::Ellipsoid { clip_radius_b, .. } => clip_radius_b,
+        };
+        if self.setup.private && !clip.is_finite() {
+            return Err(Error::invalid("clip", clip, "finite in a private run (an infinite clip bounds nothing)"));
+        }
         self.stds.clear();
         match (shape, self.setup.std_on_mean) {
             (NoiseShape::Isotropic { .. }, Some(s)) => self.stds.push(s * self.setup.normaliser),

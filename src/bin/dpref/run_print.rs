@@ -55,12 +55,21 @@ pub(crate) fn print(args: &RunArgs, spec: &RunSpec, outcome: &RunOutcome) -> Str
         out += &format!("  training accuracy {acc:.4}\n");
     }
     out += &match run.privacy.epsilon {
-        Some(e) if spec.algorithm == Algorithm::PrivateFrankWolfe => format!(
-            "  privacy: ({}, 0)-DP by the per-sample ledger of its noisy vertex selections, one pass over a \
-             permutation, {} neighbouring\n",
-            num(e),
-            neighbouring.name()
-        ),
+        Some(e) if spec.algorithm == Algorithm::PrivateFrankWolfe => match run.privacy.delta.filter(|d| *d > 0.0) {
+            None => format!(
+                "  privacy: ({}, 0)-DP by the per-sample ledger of its noisy vertex selections, one pass over a \
+                 permutation, {} neighbouring\n",
+                num(e),
+                neighbouring.name()
+            ),
+            Some(delta) => format!(
+                "  privacy: ({}, {})-DP by the guarantees of its node groups (Lemma 4.4), one pass over a \
+                 permutation, {} neighbouring\n",
+                num(e),
+                num(delta),
+                neighbouring.name()
+            ),
+        },
         Some(e) => format!(
             "  privacy: ({}, {})-DP by the RDP accountant; noise multiplier {}, {} sampling (q = {}), {} neighbouring\n",
             num(e),

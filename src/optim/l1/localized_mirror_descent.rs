@@ -322,9 +322,12 @@ impl LocalizedConfig {
     }
 
     /// The l2 clip of the per-example gradients: `L√d` (Alg. 1) or `d^{1/2−1/q} L` (Alg. 5).
-    pub fn clip(&self, d: usize) -> f64 {
+    ///
+    /// # Errors
+    /// `InvalidParameter` if it is not positive and finite (an L that overflows it clips nothing).
+    pub fn clip(&self, d: usize) -> Result<f64> {
         match self.geometry {
-            Geometry::L1 => self.lipschitz_l * (d as f64).sqrt(),
+            Geometry::L1 => check::positive("clip L*sqrt(d)", self.lipschitz_l * (d as f64).sqrt()),
             Geometry::Lp { p } => lp_l2_sensitivity(d, p, self.lipschitz_l),
         }
     }
@@ -362,7 +365,7 @@ pub fn localized_mirror_descent(
         return Err(Error::invalid("x0", "outside X", "in the domain ball of radius R"));
     }
     let map = config.phase_map(d)?;
-    let clip = config.clip(d);
+    let clip = config.clip(d)?;
     let mut records = Vec::with_capacity(phases.len());
     let mut events = EventLog::default();
     // Alg. 2, line 2: for i = 1..k

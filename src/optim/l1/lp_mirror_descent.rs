@@ -221,9 +221,13 @@ pub(crate) fn noisy_mirror_descent_core(
 
 /// `d^{1/2−1/q} L`: the l2 bound of a gradient with `‖g‖_q ≤ L` (App. B.1: `‖g‖₂ ≤ d^{1/2−1/q}‖g‖_q`
 /// for q ≥ 2), the sensitivity constant of Algorithms 5 and 6.
-pub fn lp_l2_sensitivity(d: usize, p: f64, lipschitz_l: f64) -> f64 {
+///
+/// # Errors
+/// `InvalidParameter` if it is not positive and finite (an L so large that the bound overflows
+/// would clip nothing).
+pub fn lp_l2_sensitivity(d: usize, p: f64, lipschitz_l: f64) -> Result<f64> {
     let q = p / (p - 1.0);
-    (d as f64).powf(0.5 - 1.0 / q) * lipschitz_l
+    check::positive("clip d^(1/2-1/q)*L", (d as f64).powf(0.5 - 1.0 / q) * lipschitz_l)
 }
 
 /// Settings of Algorithm 5; field names end in the paper's symbols.
@@ -329,7 +333,7 @@ pub fn lp_mirror_descent(data: &Dataset, loss: Loss, config: &LpMirrorDescentCon
     if norm_lp(&x0, config.p) > config.radius_r {
         return Err(Error::invalid("x0", "outside the lp ball", "with ||x0||_p <= R"));
     }
-    let clip = lp_l2_sensitivity(d, config.p, config.lipschitz_l);
+    let clip = lp_l2_sensitivity(d, config.p, config.lipschitz_l)?;
     let step = match config.step {
         Some(step) => step,
         None => {

@@ -145,8 +145,8 @@ pub fn noisy_mirror_descent(
     config.validate(data)?;
     loss.check_labels(data)?;
     let (n, d, T, R, L) = (data.n(), data.d(), config.settings.steps_t, config.radius_r, config.lipschitz_l);
-    // Line 4's clip: ‖g‖₂ ≤ √d‖g‖_∞ ≤ L√d, enforced.
-    let C = L * (d as f64).sqrt();
+    // Line 4's clip: ‖g‖₂ ≤ √d‖g‖_∞ ≤ L√d, enforced (finite: an L that overflows it is refused).
+    let C = check::positive("clip L*sqrt(d)", L * (d as f64).sqrt())?;
     let release = PrivateRelease::new(config.settings.release_plan(n, true), seeds)?;
     let sigma_mean = release.noise_multiplier() * C / release.normaliser();
     let bound = GradientBound::L2 { clip: C };
