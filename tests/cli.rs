@@ -3,24 +3,7 @@
 
 mod common;
 
-use common::cli::{dpref, json};
-
-use std::process::Output;
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Exit code 2 with exactly one line on stderr starting with `error:`, nothing on stdout.
-fn assert_bad_input(args: &[&str]) {
-    let o = dpref(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(o.stdout.is_empty(), "{args:?}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-}
+use common::cli::{assert_refused, dpref, json, stderr};
 
 const G2: &[&str] = &["--batch-size", "256", "--dataset-size", "60000", "--steps", "14063", "--delta", "1e-5"];
 
@@ -120,33 +103,33 @@ fn cli_bad_input_exits_2_with_one_error_line() {
     };
     // σ ≤ 0, NaN, ∞
     for s in ["0", "-1", "NaN", "inf"] {
-        assert_bad_input(&with(&["--sigma", s, "--q", "0.01"]));
+        assert_refused(&with(&["--sigma", s, "--q", "0.01"]), &[]);
     }
     // q ∉ (0, 1]
     for q in ["0", "1.5", "-0.1", "NaN"] {
-        assert_bad_input(&with(&["--sigma", "1", "--q", q]));
+        assert_refused(&with(&["--sigma", "1", "--q", q]), &[]);
     }
     // δ ∉ (0, 1), T = 0
     for d in ["0", "1", "2", "NaN"] {
-        assert_bad_input(&["account", "--sigma", "1", "--q", "0.01", "--steps", "10", "--delta", d]);
+        assert_refused(&["account", "--sigma", "1", "--q", "0.01", "--steps", "10", "--delta", d], &[]);
     }
-    assert_bad_input(&["account", "--sigma", "1", "--q", "0.01", "--steps", "0", "--delta", "1e-5"]);
+    assert_refused(&["account", "--sigma", "1", "--q", "0.01", "--steps", "0", "--delta", "1e-5"], &[]);
     // malformed numbers, missing flags, unknown flags
-    assert_bad_input(&with(&["--sigma", "abc", "--q", "0.01"]));
-    assert_bad_input(&["account", "--sigma", "1"]);
-    assert_bad_input(&with(&["--sigma", "1", "--q", "0.01", "--frobnicate"]));
+    assert_refused(&with(&["--sigma", "abc", "--q", "0.01"]), &[]);
+    assert_refused(&["account", "--sigma", "1"], &[]);
+    assert_refused(&with(&["--sigma", "1", "--q", "0.01", "--frobnicate"]), &[]);
     // sampling flags that do not belong together
-    assert_bad_input(&with(&["--sigma", "1"]));
-    assert_bad_input(&with(&["--sigma", "1", "--q", "0.01", "--batch-size", "10", "--dataset-size", "100"]));
-    assert_bad_input(&with(&["--sigma", "1", "--sampling", "full", "--q", "0.01"]));
-    assert_bad_input(&with(&["--sigma", "1", "--batch-size", "200", "--dataset-size", "100"]));
+    assert_refused(&with(&["--sigma", "1"]), &[]);
+    assert_refused(&with(&["--sigma", "1", "--q", "0.01", "--batch-size", "10", "--dataset-size", "100"]), &[]);
+    assert_refused(&with(&["--sigma", "1", "--sampling", "full", "--q", "0.01"]), &[]);
+    assert_refused(&with(&["--sigma", "1", "--batch-size", "200", "--dataset-size", "100"]), &[]);
     // orders ≤ 1
-    assert_bad_input(&with(&["--sigma", "1", "--q", "0.01", "--orders", "0.5,2"]));
+    assert_refused(&with(&["--sigma", "1", "--q", "0.01", "--orders", "0.5,2"]), &[]);
     // calibrate: target ε ≤ 0
-    assert_bad_input(&["calibrate", "--target-epsilon", "0", "--q", "0.01", "--steps", "10", "--delta", "1e-5"]);
+    assert_refused(&["calibrate", "--target-epsilon", "0", "--q", "0.01", "--steps", "10", "--delta", "1e-5"], &[]);
     // no subcommand, unknown experiment
-    assert_bad_input(&[]);
-    assert_bad_input(&["reproduce", "no-such-experiment"]);
+    assert_refused(&[], &[]);
+    assert_refused(&["reproduce", "no-such-experiment"], &[]);
 }
 
 #[test]
@@ -175,7 +158,7 @@ fn cli_unsupported_combinations_exit_2_naming_the_combination() {
     for extra in cases {
         let mut args = vec!["account", "--sigma", "1", "--steps", "10", "--delta", "1e-5"];
         args.extend_from_slice(extra);
-        assert_bad_input(&args);
+        assert_refused(&args, &[]);
         let err = stderr(&dpref(&args));
         assert!(err.contains("unsupported"), "{err}");
     }

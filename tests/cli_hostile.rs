@@ -4,34 +4,10 @@
 
 mod common;
 
-use common::cli::dpref;
+use common::cli::{assert_refused, dpref, stderr, stdout};
 
 use common::cli_data::TempDir;
 use std::process::{Command, Output, Stdio};
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// Exit 2, exactly one line on stderr starting with `error:` that contains every keyword, nothing
-/// on stdout, no panic. Returns the line.
-fn assert_refused(args: &[&str], keywords: &[&str]) -> String {
-    let o = dpref(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
-    for k in keywords {
-        assert!(err.contains(k), "{args:?}: '{k}' missing from: {err}");
-    }
-    err
-}
 
 fn assert_ok(args: &[&str]) -> String {
     let o = dpref(args);

@@ -12,14 +12,8 @@ use dpref::accounting::{
 use proptest::prelude::*;
 
 mod common;
+use common::accounting::dp_sgd_poisson_epsilon;
 use common::strategies::{log_uniform, poisson_sum_gaussian};
-
-fn eps_poisson(q: f64, sigma: f64, steps: u64, delta: f64) -> f64 {
-    let ev = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, steps).unwrap();
-    let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
-    acc.compose(&ev, 1).unwrap();
-    acc.epsilon(delta, Conversion::Improved).unwrap().epsilon
-}
 
 fn curve(event: &DpEvent, count: u64, nb: Neighbouring) -> Vec<f64> {
     let mut acc = RdpAccountant::new(nb);
@@ -77,10 +71,10 @@ proptest! {
         q in log_uniform(1e-4, 0.5), z in 0.5f64..8.0, t in 1u64..20_000, k in 1u64..5_000,
         scale in 1.01f64..3.0,
     ) {
-        let e = eps_poisson(q, z, t, 1e-5);
-        prop_assert!(eps_poisson(q, z, t + k, 1e-5) >= e);
-        prop_assert!(eps_poisson((q * scale).min(1.0), z, t, 1e-5) >= e);
-        prop_assert!(eps_poisson(q, z * scale, t, 1e-5) <= e);
+        let e = dp_sgd_poisson_epsilon(q, z, t, 1e-5);
+        prop_assert!(dp_sgd_poisson_epsilon(q, z, t + k, 1e-5) >= e);
+        prop_assert!(dp_sgd_poisson_epsilon((q * scale).min(1.0), z, t, 1e-5) >= e);
+        prop_assert!(dp_sgd_poisson_epsilon(q, z * scale, t, 1e-5) <= e);
     }
 
     /// Composition is additive in RDP, and `count` means the same thing everywhere:
@@ -217,7 +211,7 @@ proptest! {
         prop_assert!(c.epsilon <= target, "overshoot: {} > {}", c.epsilon, target);
         prop_assert!(c.epsilon >= target * (1.0 - rtol), "{} vs {}", c.epsilon, target);
         // the reported ε is what the accountant gives for the reported σ
-        prop_assert_eq!(eps_poisson(q, c.noise_multiplier, steps, delta), c.epsilon);
+        prop_assert_eq!(dp_sgd_poisson_epsilon(q, c.noise_multiplier, steps, delta), c.epsilon);
     }
 }
 

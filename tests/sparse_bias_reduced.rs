@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::sparse_data::sparse_rows_from;
+use common::sparse_data::sparse_data;
 use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant};
 use dpref::data::sparse::SparseDataset;
 use dpref::error::{Error, Result};
@@ -16,17 +16,8 @@ use dpref::optim::PrivateRelease;
 use dpref::optim::sparse::{
     BiasReducedConfig, InverseWeight, MeanMechanism, MeanMechanismKind, ProjectionMechanismConfig, truncation_m,
 };
-use dpref::rng::{DpRng, Seeds, Stream};
+use dpref::rng::Seeds;
 use dpref::sampling::TruncatedGeometric;
-use rand::RngExt;
-
-/// n random rows with exactly s non-zeros of ℓ2 norm `l·(1 − 1e-15)`, labels ±1.
-fn sparse_data(n: usize, d: usize, s: usize, l: f64, seed: u64) -> SparseDataset {
-    let mut r: DpRng = Seeds::new(seed).stream(Stream::Data);
-    let (rows, _) = sparse_rows_from(&mut r, n, d, s, l);
-    let labels = (0..n).map(|_| if r.random::<bool>() { 1.0 } else { -1.0 }).collect();
-    SparseDataset::from_rows(&rows, labels, d).unwrap()
-}
 
 /// The logistic setting the estimator tests share: `sparse_data(n, d, s, L = 1, seed)`.
 struct Logistic {

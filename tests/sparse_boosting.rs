@@ -6,27 +6,18 @@
 
 mod common;
 
-use common::sparse_data::sparse_rows_from;
+use common::sparse_data::{logistic_risk, logistic_risk_lower_bound_on_ball, sparse_data};
 use dpref::accounting::approx_dp::{ApproxDpAccountant, amplify_without_replacement, check_filter_steps};
 use dpref::accounting::composition::ApproxDp;
 use dpref::accounting::{DpEvent, Neighbouring, PldAccountant, RdpAccountant};
-use dpref::data::sparse::SparseDataset;
 use dpref::error::Error;
 use dpref::geometry::Domain;
 use dpref::loss::Loss;
 use dpref::model::SparseGlm;
 use dpref::optim::PrivateSelection;
 use dpref::optim::sparse::{BiasReducedSgdConfig, BoostedSgdConfig, Convexity, SelectionScale, SelectionScore};
-use dpref::rng::{DpRng, Seeds, Stream};
+use dpref::rng::Seeds;
 use proptest::prelude::*;
-use rand::RngExt;
-
-fn sparse_data(n: usize, d: usize, s: usize, seed: u64) -> SparseDataset {
-    let mut r: DpRng = Seeds::new(seed).stream(Stream::Data);
-    let (rows, _) = sparse_rows_from(&mut r, n, d, s, 1.0);
-    let labels = (0..n).map(|_| if r.random::<bool>() { 1.0 } else { -1.0 }).collect();
-    SparseDataset::from_rows(&rows, labels, d).unwrap()
-}
 
 fn base(convexity: Convexity, domain: Domain) -> BiasReducedSgdConfig {
     BiasReducedSgdConfig::new(1.0, 2, 1.0, 1e-6, 0.05, domain, convexity).unwrap()
@@ -46,7 +37,7 @@ fn exact_b9_boosting_runs_budgets_and_selection_charge() {
         );
         assert_eq!(cfg.unwrap().runs_k, k, "beta = {beta}");
     }
-    let data = sparse_data(64, 6, 2, 1);
+    let data = sparse_data(64, 6, 2, 1.0, 1);
     let glm = SparseGlm { loss: Loss::Logistic, data: &data };
     let score = SelectionScore::EmpiricalRisk { range_b: 2.0 };
     let cfg = BoostedSgdConfig::new(base(Convexity::Convex, Domain::L2Ball { radius: 1.0 }), 0.25, score).unwrap();
@@ -91,7 +82,7 @@ fn exact_b9_boosting_exact_argmin_at_zero_scale_and_range_refused() {
         Seeds::new(0),
     );
     assert_eq!(sel.select_min(&[0.3, 0.1, 0.1, 0.5], 0.0, 1.0).unwrap(), 1);
-    let data = sparse_data(32, 6, 2, 4);
+    let data = sparse_data(32, 6, 2, 1.0, 4);
     let glm = SparseGlm { loss: Loss::Logistic, data: &data };
     let cfg = BoostedSgdConfig::new(
         base(Convexity::Convex, Domain::L2Ball { radius: 1.0 }),
@@ -253,22 +244,6 @@ proptest! {
     }
 }
 
-/// F_S of the logistic loss on CSR rows and its gradient (test oracle).
-fn logistic_risk(data: &SparseDataset, x: &[f64]) -> (f64, Vec<f64>) {
-    let n = data.n() as f64;
-    let mut g = vec![0.0; x.len()];
-    let mut f = 0.0;
-    for i in 0..data.n() {
-        let (idx, val) = data.row(i);
-        let m: f64 = idx.iter().zip(val).map(|(&j, &v)| v * x[j]).sum();
-        let y = data.label(i);
-        f += (1.0 + (-y * m).exp()).ln() / n;
-        let slope = -y / (1.0 + (y * m).exp());
-        idx.iter().zip(val).for_each(|(&j, &v)| g[j] += slope * v / n);
-    }
-    (f, g)
-}
-
 /// D8, Thm. 7.1 (convex) with explicit thresholds, and its selection step.
 ///
 /// (a) Algorithm 7 (n = 64, d = 6, s = 2, logistic, X = B₂(0, 1), B = 2, ε = 1, δ = 1e-6,
@@ -302,7 +277,7 @@ fn stat_d8_boosting_theorem_7_1_success_frequency_and_selection_radius() {
     };
     use dpref::optim::sparse::{convex_step_size, horizon_tau};
     let (n, d, s, eps, delta, beta, runs) = (64usize, 6usize, 2usize, 1.0, 1e-6, 0.25, 20u64);
-    let data = sparse_data(n, d, s, 21);
+    let data = sparse_data(n, d, s, 1.0, 21);
     let glm = SparseGlm { loss: Loss::Logistic, data: &data };
     let k = dpref::bounds::sparse::theorem71_runs(beta).unwrap();
     let (eps_run, delta_run) = (eps / (k as f64 + 1.0), delta / (k as f64 + 1.0));
@@ -322,14 +297,7 @@ fn stat_d8_boosting_theorem_7_1_success_frequency_and_selection_radius() {
     assert!(theorem71_failure_probability(k, gamma, lambda).unwrap() <= beta * (1.0 + 1e-12));
     let alpha = u_tau + 2.0 * gamma;
     // a certified lower bound on F* over B₂(0, 1)
-    let mut xp = vec![0.0; d];
-    for _ in 0..2000 {
-        let g = logistic_risk(&data, &xp).1;
-        xp.iter_mut().zip(&g).for_each(|(x, g)| *x -= g);
-        Domain::L2Ball { radius: 1.0 }.project(&mut xp);
-    }
-    let (fp, gp) = logistic_risk(&data, &xp);
-    let f_low = fp - gp.iter().zip(&xp).map(|(a, b)| a * b).sum::<f64>() - dpref::linalg::norm_l2(&gp);
+    let f_low = logistic_risk_lower_bound_on_ball(&data, 1.0);
     let successes = (0..runs)
         .filter(|&seed| {
             let run = cfg.run(glm, &[0.0; 6], Seeds::new(300 + seed)).unwrap();

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::sparse_data::sparse_rows_from;
+use common::sparse_data::{logistic_risk, logistic_risk_lower_bound_on_ball, sparse_data};
 use dpref::accounting::approx_dp::ApproxDpAccountant;
 use dpref::accounting::composition::ApproxDp;
 use dpref::accounting::{DpEvent, Neighbouring, gdp};
@@ -26,14 +26,6 @@ use dpref::optim::sparse::{
 use dpref::optim::{PrivateRelease, Trace};
 use dpref::rng::{DpRng, Seeds, Stream};
 use rand::RngExt;
-
-/// n random s-sparse rows of ℓ2 norm L(1 − 1e-15), labels ±1.
-fn sparse_data(n: usize, d: usize, s: usize, l: f64, seed: u64) -> SparseDataset {
-    let mut r: DpRng = Seeds::new(seed).stream(Stream::Data);
-    let (rows, _) = sparse_rows_from(&mut r, n, d, s, l);
-    let labels = (0..n).map(|_| if r.random::<bool>() { 1.0 } else { -1.0 }).collect();
-    SparseDataset::from_rows(&rows, labels, d).unwrap()
-}
 
 fn config(convexity: Convexity, domain: Domain) -> BiasReducedSgdConfig {
     BiasReducedSgdConfig::new(1.0, 2, 1.0, 1e-6, 0.05, domain, convexity).unwrap()
@@ -148,24 +140,6 @@ fn exact_b7_sparse_sgd_iterates_in_domain_average_or_uniform_output() {
     assert_eq!(run.x, trace.iterates[hat]);
 }
 
-/// F_S and ∇F_S of the logistic loss on CSR rows (test oracle, written independently of the crate).
-fn risk_and_gradient(data: &SparseDataset, x: &[f64]) -> (f64, Vec<f64>) {
-    let n = data.n();
-    let mut g = vec![0.0; x.len()];
-    let mut f = 0.0;
-    for i in 0..n {
-        let (idx, val) = data.row(i);
-        let m: f64 = idx.iter().zip(val).map(|(&j, &v)| v * x[j]).sum();
-        let y = data.label(i);
-        f += (1.0 + (-y * m).exp()).ln();
-        let slope = -y / (1.0 + (y * m).exp());
-        for (&j, &v) in idx.iter().zip(val) {
-            g[j] += slope * v / n as f64;
-        }
-    }
-    (f / n as f64, g)
-}
-
 /// A trajectory: (x^t, g_t) per step.
 type Path = Vec<(Vec<f64>, Vec<f64>)>;
 
@@ -253,7 +227,7 @@ fn exact_b8_prop_b1_pathwise_with_adversarial_biased_oracle() {
     let (path, _) = trajectory(&cfg, SparseGlm { loss: Loss::Logistic, data: &data }, 40, 12);
     assert!(path.iter().all(|(x, _)| Domain::L2Ball { radius: 1.0 }.contains(x)));
     for u in [vec![0.0; 6], c.iter().map(|v| 0.5 * v / norm).collect()] {
-        let (lhs, rhs, bias, scale) = prop_b1_sides(&path, &u, cfg.step_size_eta, &|x| risk_and_gradient(&data, x));
+        let (lhs, rhs, bias, scale) = prop_b1_sides(&path, &u, cfg.step_size_eta, &|x| logistic_risk(&data, x));
         assert!(lhs <= rhs + 1e-9 * scale, "Prop. B.1: {lhs} > {rhs}");
         eprintln!("B.1 logistic: lhs {lhs:.4}, rhs {rhs:.4} (bias terms {bias:.4})");
     }
@@ -284,14 +258,14 @@ fn exact_b8_prop_b2_pathwise_smooth_unconstrained() {
     let h = 0.25;
     let (mut lhs, mut sq, mut cross, mut scale) = (0.0, 0.0, 0.0, 0.0);
     for (x, g) in &path {
-        let grad = risk_and_gradient(&data, x).1;
+        let grad = logistic_risk(&data, x).1;
         lhs += grad.iter().map(|v| v * v).sum::<f64>();
         sq += g.iter().map(|v| v * v).sum::<f64>();
         let c: f64 = (0..6).map(|j| grad[j] * (g[j] - grad[j])).sum();
         cross += c;
         scale += c.abs();
     }
-    let (f0, ft) = (risk_and_gradient(&data, &path[0].0).0, risk_and_gradient(&data, &last).0);
+    let (f0, ft) = (logistic_risk(&data, &path[0].0).0, logistic_risk(&data, &last).0);
     let eta = cfg.step_size_eta;
     let rhs = (f0 - ft) / eta + eta * h / 2.0 * sq - cross;
     let tol = 1e-9 * (scale + eta * h * sq + (f0.abs() + ft.abs()) / eta);
@@ -555,21 +529,6 @@ fn sparse_sgd_invalid_input_is_a_typed_error() {
     ));
 }
 
-/// A certified lower bound on `min_{‖x‖≤r} F_S(x)` (logistic, convex): projected gradient descent
-/// (step 1 ≤ 1/H, H ≤ 1/4) to x_p, then the Frank–Wolfe bound
-/// `F* ≥ min_{‖x‖≤r} [F(x_p) + ⟨∇F(x_p), x − x_p⟩] = F(x_p) − ⟨∇F(x_p), x_p⟩ − r‖∇F(x_p)‖`.
-fn risk_lower_bound_on_ball(data: &SparseDataset, r: f64) -> f64 {
-    let domain = Domain::L2Ball { radius: r };
-    let mut x = vec![0.0; data.d()];
-    for _ in 0..2000 {
-        let g = risk_and_gradient(data, &x).1;
-        x.iter_mut().zip(&g).for_each(|(xj, gj)| *xj -= gj);
-        domain.project(&mut x);
-    }
-    let (f, g) = risk_and_gradient(data, &x);
-    f - g.iter().zip(&x).map(|(a, b)| a * b).sum::<f64>() - r * dpref::linalg::norm_l2(&g)
-}
-
 /// The smallest power of two n at which `threshold(n, δ_n)` falls below `trivial`, with
 /// δ_n = min(1e-6, 1/(4n²)) (Lemma 6.5 needs δ < 1/n²); `None` below 2⁶⁰.
 fn first_informative_n(trivial: f64, threshold: impl Fn(u64, f64) -> f64) -> Option<u64> {
@@ -627,13 +586,13 @@ fn exact_d7_sparse_sgd_theorems_6_7_and_6_8_vacuous_thresholds_and_outputs_in_do
     let diam = 2.0;
     let eta_c = convex_step_size(diam, nu, tau).unwrap();
     let u_c = theorem67_threshold_explicit(diam, (nu, b), tau, eta_c, n as u64).unwrap();
-    let f_low = risk_lower_bound_on_ball(&data, 1.0);
+    let f_low = logistic_risk_lower_bound_on_ball(&data, 1.0);
     let mut cfg = config(Convexity::Convex, Domain::L2Ball { radius: 1.0 });
     cfg.step_size_eta = eta_c;
     let convex_ok = (0..runs)
         .filter(|&seed| {
             let run = cfg.run(glm, &[0.0; 8], Seeds::new(seed), &mut Trace::default()).unwrap();
-            let gap = risk_and_gradient(&data, &run.x).0 - f_low;
+            let gap = logistic_risk(&data, &run.x).0 - f_low;
             Domain::L2Ball { radius: 1.0 }.contains(&run.x) && gap <= u_c
         })
         .count() as u64;
@@ -646,7 +605,7 @@ fn exact_d7_sparse_sgd_theorems_6_7_and_6_8_vacuous_thresholds_and_outputs_in_do
     let nonconvex_ok = (0..runs)
         .filter(|&seed| {
             let run = cfg.run(glm, &[0.0; 8], Seeds::new(100 + seed), &mut Trace::default()).unwrap();
-            let g = risk_and_gradient(&data, &run.x).1;
+            let g = logistic_risk(&data, &run.x).1;
             g.iter().map(|v| v * v).sum::<f64>() <= u_n
         })
         .count() as u64;

@@ -2,8 +2,9 @@
 //! repetitions, power at the sample sizes, the catalogue's verdicts, and canary audits.
 
 mod common;
+use common::accounting::dp_sgd_poisson_epsilon;
 use common::stat::{ALPHA, binomial_upper_tail};
-use dpref::accounting::{Conversion, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event, gaussian};
+use dpref::accounting::gaussian;
 use dpref::audit::canary::{NoisyGradientSums, audit_canary};
 use dpref::audit::catalogue::catalogue;
 use dpref::audit::{AuditSettings, ThresholdStrategy, epsilon_lower_bound};
@@ -114,13 +115,6 @@ fn stat_audit_catalogue_verdicts() {
     }
 }
 
-fn accounted(sigma: f64, q: f64, steps: u64, delta: f64) -> f64 {
-    let ev = dp_sgd_event(sigma, SamplingScheme::Poisson { q }, steps).unwrap();
-    let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
-    acc.compose(&ev, 1).unwrap();
-    acc.epsilon(delta, Conversion::Improved).unwrap().epsilon
-}
-
 /// White-box canary audit of noisy clipped gradient sums (DP-SGD's privatisation; q = 0.5,
 /// σ = 2, T = 4, δ = 1e-5): the certified bound of the correct run stays below the accountant's
 /// ε (failure ≤ 1e-7 at this confidence); with the noise multiplied by 0.25 it exceeds it.
@@ -128,7 +122,7 @@ fn accounted(sigma: f64, q: f64, steps: u64, delta: f64) -> f64 {
 fn audit_canary_gradient_sums_correct_below_accounted_broken_above() {
     let base =
         NoisyGradientSums { dimension: 3, others: 5, q: 0.5, sigma: 2.0, clip: 1.0, steps: 4, noise_factor: 1.0 };
-    let eps = accounted(base.sigma, base.q, base.steps as u64, 1e-5);
+    let eps = dp_sgd_poisson_epsilon(base.q, base.sigma, base.steps as u64, 1e-5);
     let settings = AuditSettings { delta: 1e-5, confidence: 1.0 - 1e-7, ..Default::default() };
     let dir = base.canary_direction();
     let ok = audit_canary(&base, &dir, 20_000, Seeds::new(7), &settings).unwrap();

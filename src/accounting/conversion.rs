@@ -64,6 +64,17 @@ fn round_up(x: f64, magnitude: f64) -> f64 {
     (x + 4.0 * U * magnitude).next_up()
 }
 
+/// The points `(α, τ)` of a curve with a finite τ (an infinite τ gives no bound), in order.
+fn finite_points<'a>(orders: &'a [f64], rdp: &'a [f64]) -> impl Iterator<Item = (f64, f64)> + 'a {
+    orders.iter().zip(rdp).map(|(&a, &tau)| (a, tau)).filter(|&(_, tau)| !tau.is_infinite())
+}
+
+/// The total-variation bound `√(1 − e^{−τ})`, rounded up: a mechanism with RDP τ at any order is
+/// `(0, δ)`-DP for every δ at or above it.
+fn total_variation_delta(tau: f64) -> f64 {
+    round_up((-(-tau).exp_m1()).sqrt(), 1.0)
+}
+
 fn check_curve(orders: &[f64], rdp: &[f64]) -> Result<()> {
     if orders.is_empty() {
         return Err(Error::Empty { what: "RDP orders" });
@@ -94,13 +105,10 @@ pub fn epsilon_from_rdp(orders: &[f64], rdp: &[f64], delta: f64, conversion: Con
     check_curve(orders, rdp)?;
     let ln_delta = delta.ln();
     let mut best = EpsilonBound { epsilon: f64::INFINITY, order: None };
-    for (&a, &tau) in orders.iter().zip(rdp) {
-        if tau.is_infinite() {
-            continue;
-        }
+    for (a, tau) in finite_points(orders, rdp) {
         // Total-variation bound: δ ≥ √(1 − e^{−τ}) ⇒ ε = 0 (rounded conservatively: compare
         // against the bound rounded up).
-        let tv = round_up((-(-tau).exp_m1()).sqrt(), 1.0);
+        let tv = total_variation_delta(tau);
         if delta >= tv {
             return Ok(EpsilonBound { epsilon: 0.0, order: None });
         }
@@ -130,11 +138,8 @@ pub fn delta_from_rdp(orders: &[f64], rdp: &[f64], epsilon: f64, conversion: Con
     check::non_negative("epsilon", epsilon)?;
     check_curve(orders, rdp)?;
     let mut best = DeltaBound { delta: 1.0, order: None };
-    for (&a, &tau) in orders.iter().zip(rdp) {
-        if tau.is_infinite() {
-            continue;
-        }
-        let tv = round_up((-(-tau).exp_m1()).sqrt(), 1.0);
+    for (a, tau) in finite_points(orders, rdp) {
+        let tv = total_variation_delta(tau);
         if tv < best.delta {
             best = DeltaBound { delta: tv, order: None };
         }

@@ -216,9 +216,7 @@ impl DpEvent {
     /// # Errors
     /// `InvalidParameter` for q outside [0, 1] or NaN.
     pub fn poisson_sampled(sampling_probability: f64, event: DpEvent) -> Result<Self> {
-        if !(0.0..=1.0).contains(&sampling_probability) {
-            return Err(Error::invalid("q", sampling_probability, "in [0, 1]"));
-        }
+        check_sampling_probability(sampling_probability)?;
         Ok(DpEvent::PoissonSampled { sampling_probability, event: Box::new(event) })
     }
 
@@ -297,6 +295,11 @@ impl DpEvent {
             ),
         }
     }
+}
+
+/// Checks the Poisson sampling probability q ∈ [0, 1] (NaN refused) and returns it.
+pub(crate) fn check_sampling_probability(q: f64) -> Result<f64> {
+    if (0.0..=1.0).contains(&q) { Ok(q) } else { Err(Error::invalid("q", q, "in [0, 1]")) }
 }
 
 /// Checks the parameters of randomized response: p ∈ [0, 1], k ≥ 2.

@@ -78,6 +78,22 @@ pub fn delta_for_epsilon_upper(epsilon: f64, noise_multiplier: f64) -> Result<f6
     Ok((l.exp() * (1.0 + 2.0 * f64::EPSILON)).next_up().min(1.0))
 }
 
+/// The first `hi = 2ᵏ` (k = 0, 1, …) with `g(hi) ≤ 0` (or NaN): the upper end of a bracket for a
+/// `g` that is positive at the lower end. `None` once `hi` exceeds `limit`.
+///
+/// # Errors
+/// What `g` returns.
+pub(crate) fn doubling_upper_end(mut g: impl FnMut(f64) -> Result<f64>, limit: f64) -> Result<Option<f64>> {
+    let mut hi = 1.0;
+    while g(hi)? > 0.0 {
+        hi *= 2.0;
+        if hi > limit {
+            return Ok(None);
+        }
+    }
+    Ok(Some(hi))
+}
+
 /// The smallest ε with `δ(ε; z) ≤ δ`, rounded up (the returned ε satisfies the inequality as
 /// evaluated). 0 if already `δ(0; z) ≤ δ`.
 ///
@@ -92,13 +108,9 @@ pub fn epsilon_for_delta(noise_multiplier: f64, delta: f64) -> Result<f64> {
     if g(0.0)? <= 0.0 {
         return Ok(0.0);
     }
-    let mut hi = 1.0;
-    while g(hi)? > 0.0 {
-        hi *= 2.0;
-        if hi > 1e6 {
-            return Err(Error::Numerical { what: "analytic Gaussian epsilon", reason: "no bracket below 1e6".into() });
-        }
-    }
+    let Some(hi) = doubling_upper_end(&g, 1e6)? else {
+        return Err(Error::Numerical { what: "analytic Gaussian epsilon", reason: "no bracket below 1e6".into() });
+    };
     let b = bracket_root("analytic Gaussian epsilon", g, 0.0, hi, |_| false)?;
     Ok(b.hi)
 }
@@ -112,19 +124,16 @@ pub fn noise_multiplier_for(epsilon: f64, delta: f64) -> Result<f64> {
     check::open_unit("delta", delta)?;
     let target = delta.ln();
     let g = |z: f64| Ok(log_delta_for_epsilon(epsilon, z) + log_delta_error_bound(epsilon, z) - target);
-    let (mut lo, mut hi) = (1e-3, 1.0);
+    let mut lo = 1e-3;
     while g(lo)? <= 0.0 {
         lo *= 0.5;
         if lo < 1e-12 {
             return Err(Error::Numerical { what: "analytic Gaussian sigma", reason: "no bracket above 1e-12".into() });
         }
     }
-    while g(hi)? > 0.0 {
-        hi *= 2.0;
-        if hi > 1e12 {
-            return Err(Error::Numerical { what: "analytic Gaussian sigma", reason: "no bracket below 1e12".into() });
-        }
-    }
+    let Some(hi) = doubling_upper_end(&g, 1e12)? else {
+        return Err(Error::Numerical { what: "analytic Gaussian sigma", reason: "no bracket below 1e12".into() });
+    };
     let b = bracket_root("analytic Gaussian sigma", g, lo, hi, |_| false)?;
     Ok(b.hi)
 }

@@ -19,6 +19,23 @@ use crate::error::{Error, Result, check};
 use crate::rng::DpRng;
 use rand::RngExt;
 
+/// Checks feature means μ ∈ [−1, 1]^d with d ≥ 1 (NaN refused).
+fn check_feature_means(mu: &[f64]) -> Result<()> {
+    if mu.is_empty() {
+        return Err(Error::invalid("mu", "empty", "of dimension >= 1"));
+    }
+    if let Some(&m) = mu.iter().find(|m| !(-1.0..=1.0).contains(*m)) {
+        return Err(Error::invalid("mu entry", m, "in [-1, 1]"));
+    }
+    Ok(())
+}
+
+/// One vector of independent signs scaled by `a`: entry j is `+a` with probability
+/// `(1 + μⱼ)/2` and `−a` otherwise (mean `a·μⱼ`); one uniform draw per entry, in order.
+fn signs_with_means<'a>(mu: &'a [f64], a: f64, rng: &'a mut DpRng) -> impl Iterator<Item = f64> + 'a {
+    mu.iter().map(move |m| if rng.random::<f64>() < 0.5 * (1.0 + m) { a } else { -a })
+}
+
 /// The least-squares problem over an l1 ball (see the module doc).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeastSquaresL1 {
@@ -96,16 +113,11 @@ impl LinearSigns {
     /// `InvalidParameter` for n = 0, an empty μ or an entry outside [−1, 1].
     pub fn generate(n: usize, mu: Vec<f64>, rng: &mut DpRng) -> Result<Self> {
         check::count("n", n as u64)?;
-        if mu.is_empty() {
-            return Err(Error::invalid("mu", "empty", "of dimension >= 1"));
-        }
-        if let Some(&m) = mu.iter().find(|m| !(-1.0..=1.0).contains(*m)) {
-            return Err(Error::invalid("mu entry", m, "in [-1, 1]"));
-        }
+        check_feature_means(&mu)?;
         let d = mu.len();
         let mut features = Vec::with_capacity(n * d);
         for _ in 0..n {
-            features.extend(mu.iter().map(|m| if rng.random::<f64>() < 0.5 * (1.0 + m) { 1.0 } else { -1.0 }));
+            features.extend(signs_with_means(&mu, 1.0, rng));
         }
         Ok(LinearSigns { data: Dataset::new(features, vec![1.0; n], d)?, mu })
     }
@@ -175,16 +187,9 @@ impl HardInstanceL1 {
         check::count("n", n as u64)?;
         check::positive("radius D", radius_d)?;
         check::positive("Lipschitz constant L", lipschitz_l)?;
-        if mu.is_empty() {
-            return Err(Error::invalid("mu", "empty", "of dimension >= 1"));
-        }
-        if let Some(&m) = mu.iter().find(|m| !(-1.0..=1.0).contains(*m)) {
-            return Err(Error::invalid("mu entry", m, "in [-1, 1]"));
-        }
+        check_feature_means(&mu)?;
         let a = radius_d / mu.len() as f64;
-        let samples = (0..n)
-            .map(|_| mu.iter().map(|m| if rng.random::<f64>() < 0.5 * (1.0 + m) { a } else { -a }).collect())
-            .collect();
+        let samples = (0..n).map(|_| signs_with_means(&mu, a, rng).collect()).collect();
         Ok(HardInstanceL1 { samples, mu, radius_d, lipschitz_l })
     }
 

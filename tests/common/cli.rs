@@ -8,6 +8,32 @@ pub fn dpref(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dpref")).args(args).output().expect("binary runs")
 }
 
+/// `o`'s stderr as text (invalid UTF-8 replaced).
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `o`'s stdout as text (invalid UTF-8 replaced).
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The usage-error contract of shared/CLI.md: exit 2, exactly one line on stderr starting with
+/// `error:` that contains every keyword, nothing on stdout, no panic. Returns the line.
+pub fn assert_refused(args: &[&str], keywords: &[&str]) -> String {
+    let o = dpref(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+    for k in keywords {
+        assert!(err.contains(k), "{args:?}: '{k}' missing from: {err}");
+    }
+    err
+}
+
 /// The one JSON object `dpref args` prints on stdout; asserts exit status 0 (stderr shown if not).
 pub fn json(args: &[&str]) -> serde_json::Value {
     let o = dpref(args);

@@ -1,6 +1,7 @@
 //! Shared test helpers. Each integration test file includes what it needs with `mod common;`.
 #![allow(dead_code)]
 
+pub mod accounting;
 pub mod adaptive_runs;
 pub mod audit_design;
 pub mod box_adagrad;

@@ -1,7 +1,9 @@
 //! Random sparse rows for the tests of the \[GGKKM\] mechanisms.
 
+use dpref::data::sparse::SparseDataset;
+use dpref::geometry::Domain;
 use dpref::linalg::norm_l2;
-use dpref::rng::DpRng;
+use dpref::rng::{DpRng, Seeds, Stream};
 use rand::RngExt;
 
 /// s distinct coordinates of `0..d`, drawn uniformly one at a time from `r` (repeats redrawn),
@@ -45,9 +47,49 @@ pub fn sparse_rows_from(r: &mut DpRng, n: usize, d: usize, s: usize, l: f64) -> 
 
 /// n random s-sparse rows of dimension d and ℓ2 norm 1 (through [`sparse_rows_from`]), then n
 /// labels ±1 (fair coins), all drawn from the data stream of `Seeds::new(seed)`.
-pub fn labelled_sparse_dataset(seed: u64, n: usize, d: usize, s: usize) -> dpref::data::sparse::SparseDataset {
-    let mut r = dpref::rng::Seeds::new(seed).stream(dpref::rng::Stream::Data);
-    let (rows, _) = sparse_rows_from(&mut r, n, d, s, 1.0);
+pub fn labelled_sparse_dataset(seed: u64, n: usize, d: usize, s: usize) -> SparseDataset {
+    sparse_data(n, d, s, 1.0, seed)
+}
+
+/// n random s-sparse rows of dimension d and ℓ2 norm `l·(1 − 1e-15)` (through
+/// [`sparse_rows_from`]), then n labels ±1 (fair coins), all drawn from the data stream of
+/// `Seeds::new(seed)`.
+pub fn sparse_data(n: usize, d: usize, s: usize, l: f64, seed: u64) -> SparseDataset {
+    let mut r = Seeds::new(seed).stream(Stream::Data);
+    let (rows, _) = sparse_rows_from(&mut r, n, d, s, l);
     let labels = (0..n).map(|_| if r.random::<bool>() { 1.0 } else { -1.0 }).collect();
-    dpref::data::sparse::SparseDataset::from_rows(&rows, labels, d).unwrap()
+    SparseDataset::from_rows(&rows, labels, d).unwrap()
+}
+
+/// F_S and ∇F_S of the logistic loss on CSR rows (test oracle, written independently of the crate).
+pub fn logistic_risk(data: &SparseDataset, x: &[f64]) -> (f64, Vec<f64>) {
+    let n = data.n();
+    let mut g = vec![0.0; x.len()];
+    let mut f = 0.0;
+    for i in 0..n {
+        let (idx, val) = data.row(i);
+        let m: f64 = idx.iter().zip(val).map(|(&j, &v)| v * x[j]).sum();
+        let y = data.label(i);
+        f += (1.0 + (-y * m).exp()).ln();
+        let slope = -y / (1.0 + (y * m).exp());
+        for (&j, &v) in idx.iter().zip(val) {
+            g[j] += slope * v / n as f64;
+        }
+    }
+    (f / n as f64, g)
+}
+
+/// A certified lower bound on `min_{‖x‖≤r} F_S(x)` (logistic, convex): projected gradient descent
+/// (step 1 ≤ 1/H, H ≤ 1/4) to x_p, then the Frank–Wolfe bound
+/// `F* ≥ min_{‖x‖≤r} [F(x_p) + ⟨∇F(x_p), x − x_p⟩] = F(x_p) − ⟨∇F(x_p), x_p⟩ − r‖∇F(x_p)‖`.
+pub fn logistic_risk_lower_bound_on_ball(data: &SparseDataset, r: f64) -> f64 {
+    let domain = Domain::L2Ball { radius: r };
+    let mut x = vec![0.0; data.d()];
+    for _ in 0..2000 {
+        let g = logistic_risk(data, &x).1;
+        x.iter_mut().zip(&g).for_each(|(xj, gj)| *xj -= gj);
+        domain.project(&mut x);
+    }
+    let (f, g) = logistic_risk(data, &x);
+    f - g.iter().zip(&x).map(|(a, b)| a * b).sum::<f64>() - r * norm_l2(&g)
 }

@@ -32,7 +32,7 @@
 use super::discretise::Discretised;
 use super::mechanisms::{Direction, MechanismLoss};
 use super::pmf::{DiscretePld, Side, snap_interval};
-use crate::accounting::event::{DpEvent, Neighbouring, check_sizes};
+use crate::accounting::event::{DpEvent, Neighbouring, check_sampling_probability, check_sizes};
 use crate::error::{Error, Result, check};
 use serde::{Deserialize, Serialize};
 
@@ -397,10 +397,7 @@ impl PldAccountant {
                 Ok(Plan::Leaf(m))
             }
             DpEvent::PoissonSampled { sampling_probability: q, event: inner } => {
-                let q = *q;
-                if !(0.0..=1.0).contains(&q) {
-                    return Err(Error::invalid("q", q, "in [0, 1]"));
-                }
+                let q = check_sampling_probability(*q)?;
                 if q == 0.0 {
                     self.plan(inner)?; // still validate
                     return Ok(Plan::Identity);

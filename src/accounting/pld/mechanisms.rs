@@ -24,7 +24,8 @@
 use super::discretise::{Atom, Discretised, LossTails, Tails, discretise_atoms, discretise_tails};
 use super::interval::Iv;
 use super::pmf::{DiscretePld, Side};
-use crate::error::{Error, Result, check};
+use crate::accounting::event::{check_randomized_response, check_sampling_probability};
+use crate::error::{Result, check};
 use serde::{Deserialize, Serialize};
 
 /// Which ordered pair of neighbouring datasets a PLD describes.
@@ -100,9 +101,7 @@ impl MechanismLoss {
                 check::positive("laplace noise multiplier", noise_multiplier).map(|_| ())
             }
             MechanismLoss::PoissonGaussian { sampling_probability, noise_multiplier } => {
-                if !(0.0..=1.0).contains(&sampling_probability) {
-                    return Err(Error::invalid("q", sampling_probability, "in [0, 1]"));
-                }
+                check_sampling_probability(sampling_probability)?;
                 check::positive("sigma", noise_multiplier).map(|_| ())
             }
             MechanismLoss::EpsilonDelta { epsilon, delta } => {
@@ -110,13 +109,7 @@ impl MechanismLoss {
                 check::probability_below_one("delta", delta).map(|_| ())
             }
             MechanismLoss::RandomizedResponse { noise_parameter, num_buckets } => {
-                if !(0.0..=1.0).contains(&noise_parameter) {
-                    return Err(Error::invalid("noise_parameter", noise_parameter, "in [0, 1]"));
-                }
-                if num_buckets < 2 {
-                    return Err(Error::invalid("num_buckets", num_buckets, ">= 2"));
-                }
-                Ok(())
+                check_randomized_response(noise_parameter, num_buckets)
             }
         }
     }

@@ -37,7 +37,7 @@ pub mod poisson_gaussian;
 pub mod wor_gaussian;
 
 use super::conversion::{Conversion, DeltaBound, EpsilonBound, delta_from_rdp, epsilon_from_rdp};
-use super::event::{DpEvent, Neighbouring};
+use super::event::{DpEvent, Neighbouring, check_sampling_probability};
 use crate::error::{Error, Result, check};
 use rayon::prelude::*;
 
@@ -266,10 +266,7 @@ impl RdpAccountant {
                 Ok(c)
             }
             DpEvent::PoissonSampled { sampling_probability: q, event: inner } => {
-                let q = *q;
-                if !(0.0..=1.0).contains(&q) {
-                    return Err(Error::invalid("q", q, "in [0, 1]"));
-                }
+                let q = check_sampling_probability(*q)?;
                 if self.neighbouring != Neighbouring::AddRemove {
                     return Err(self.unsupported(
                         event,

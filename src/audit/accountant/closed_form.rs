@@ -10,7 +10,7 @@
 //! * one Laplace release: `ε(δ) = 1/z + 2 ln(1 − δ)` (for δ < 1 − e^{−1/(2z)}, else 0).
 
 use crate::accounting::event::{DpEvent, Neighbouring};
-use crate::accounting::gaussian::{log_delta_error_bound, log_delta_for_epsilon};
+use crate::accounting::gaussian::{doubling_upper_end, log_delta_error_bound, log_delta_for_epsilon};
 use crate::error::{Result, check};
 use crate::special::{bracket_root, ln_factorial, log_add};
 
@@ -100,13 +100,7 @@ pub fn gaussian_lower(event: &DpEvent, neighbouring: Neighbouring, delta: f64) -
     if g(0.0)?.is_nan() || g(0.0)? <= 0.0 {
         return Ok(Some(0.0));
     }
-    let mut hi = 1.0;
-    while g(hi)? > 0.0 {
-        hi *= 2.0;
-        if hi > 1e6 {
-            return Ok(None);
-        }
-    }
+    let Some(hi) = doubling_upper_end(&g, 1e6)? else { return Ok(None) };
     let b = bracket_root("exact Gaussian epsilon (lower)", g, 0.0, hi, |_| false)?;
     Ok(Some(if b.g_lo > 0.0 { with_margin(b.lo) } else { 0.0 }))
 }

@@ -17,7 +17,7 @@
 //!   the leaf is **dropped** (its output ignored, a post-processing, so the rest is still a lower
 //!   bound) and named in the report.
 
-use crate::accounting::event::{DpEvent, Neighbouring, check_sizes};
+use crate::accounting::event::{DpEvent, Neighbouring, check_sampling_probability, check_sizes};
 use crate::accounting::pld::discretise::{LossTails, Tails, discretise_tails};
 use crate::accounting::pld::interval::Iv;
 use crate::accounting::pld::{Direction, DiscretePld, MechanismLoss, PldSettings, Side};
@@ -164,10 +164,7 @@ impl LowerPld {
                 self.leaf(m, direction)
             }
             DpEvent::PoissonSampled { sampling_probability: q, event: inner } => {
-                let q = *q;
-                if !(0.0..=1.0).contains(&q) {
-                    return Err(Error::invalid("q", q, "in [0, 1]"));
-                }
+                let q = check_sampling_probability(*q)?;
                 if q == 0.0 {
                     self.pld(inner, direction)?;
                     return Ok(self.identity());

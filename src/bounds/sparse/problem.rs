@@ -1,6 +1,6 @@
 //! The setting shared by the \[GGKKM\] bounds, checked once.
 
-use super::validate::{ln_inv_delta, ln_n};
+use super::validate::{ln_inv_delta, ln_n, sparsity_counts};
 use crate::error::{Error, Result, check};
 
 /// The setting of a \[GGKKM\] bound: n data points (or per-example gradients) in `R^d`, each
@@ -27,11 +27,7 @@ impl SparseProblem {
     /// `InvalidParameter` for `L ≤ 0`, `d = 0`, `s ∉ [1, d]`, `n = 0`, `ε ≤ 0` (NaN and ∞ included).
     pub fn new(l: f64, s: u64, d: u64, n: u64, epsilon: f64) -> Result<Self> {
         let l = check::positive("l", l)?;
-        let d = check::count("d", d)?;
-        let s = check::count("s", s)?;
-        if s > d {
-            return Err(Error::invalid("s", s, "<= d"));
-        }
+        let (s, d) = sparsity_counts(s, d)?;
         let n = check::count("n", n)?;
         let epsilon = check::positive("epsilon", epsilon)?;
         Ok(SparseProblem { l, s, d, n, epsilon, delta: None })

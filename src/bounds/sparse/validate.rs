@@ -8,13 +8,19 @@ pub(super) fn ln_inv_beta(beta: f64) -> Result<f64> {
     Ok(-check::open_unit("beta", beta)?.ln())
 }
 
-/// A sparsity `1 ≤ s ≤ d` (both counts); returns `(s, d)` as floats.
-pub(super) fn sparsity(s: u64, d: u64) -> Result<(f64, f64)> {
+/// A sparsity `1 ≤ s ≤ d` (both counts; `d` is checked first); returns `(s, d)`.
+pub(super) fn sparsity_counts(s: u64, d: u64) -> Result<(u64, u64)> {
     let d = check::count("d", d)?;
     let s = check::count("s", s)?;
     if s > d {
         return Err(Error::invalid("s", s, "<= d"));
     }
+    Ok((s, d))
+}
+
+/// A sparsity `1 ≤ s ≤ d` (both counts); returns `(s, d)` as floats.
+pub(super) fn sparsity(s: u64, d: u64) -> Result<(f64, f64)> {
+    let (s, d) = sparsity_counts(s, d)?;
     Ok((s as f64, d as f64))
 }
 

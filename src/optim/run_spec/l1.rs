@@ -94,22 +94,13 @@ impl RunSpec {
     /// regularised F_i calibrated to (2^{−i}ε, δ); the run's ε is the sequential composition.
     fn localized_job(&self, lipschitz: f64, data: &Dataset) -> Result<(Job, u64, SamplingScheme)> {
         let radius = self.l1_radius()?;
-        for (parameter, given) in [
-            ("steps", self.steps.is_some()),
-            ("sampling", self.sampling.is_some()),
-            ("batch_size", self.batch_size.is_some()),
-            ("learning_rate", self.learning_rate != RunSpec::DEFAULT_LEARNING_RATE),
-        ] {
-            if given {
-                return Err(refuse(
-                    parameter,
-                    format!(
-                        "localized-mirror-descent sets `{parameter}` itself (the phase schedule of [AFKT] Alg. 2 \
-                         and Theorem 4's base step): give `phases` to change the number of phases"
-                    ),
-                ));
-            }
-        }
+        let learning_rate = ("learning_rate", self.learning_rate != RunSpec::DEFAULT_LEARNING_RATE);
+        refuse_given(self.schedule_given().into_iter().chain([learning_rate]), |parameter| {
+            format!(
+                "localized-mirror-descent sets `{parameter}` itself (the phase schedule of [AFKT] Alg. 2 and \
+                 Theorem 4's base step): give `phases` to change the number of phases"
+            )
+        })?;
         if self.output.is_some() {
             return Err(refuse("output", "localized-mirror-descent returns the last phase's output x_k"));
         }
@@ -128,17 +119,13 @@ impl RunSpec {
             Domain::Simplex => Polytope::Simplex,
             ref other => return Err(self.domain_refused(other, "l1:<r> or simplex")),
         };
-        for (parameter, given) in [("steps", self.steps.is_some()), ("sampling", self.sampling.is_some())] {
-            if given {
-                return Err(refuse(
-                    parameter,
-                    format!(
-                        "private-frank-wolfe sets `{parameter}` itself (one pass over a random permutation, \
-                         K = 2^(T+1) - 2 steps): give `phases` and `batch_size`"
-                    ),
-                ));
-            }
-        }
+        let [steps, sampling, _] = self.schedule_given();
+        refuse_given([steps, sampling], |parameter| {
+            format!(
+                "private-frank-wolfe sets `{parameter}` itself (one pass over a random permutation, K = 2^(T+1) \
+                 - 2 steps): give `phases` and `batch_size`"
+            )
+        })?;
         if !matches!(self.output, None | Some(Output::Last)) {
             return Err(refuse("output", "private-frank-wolfe returns its last iterate: `output` last"));
         }
@@ -196,21 +183,12 @@ impl RunSpec {
                  `epsilon`",
             ));
         }
-        for (parameter, given) in [
-            ("steps", self.steps.is_some()),
-            ("sampling", self.sampling.is_some()),
-            ("batch_size", self.batch_size.is_some()),
-        ] {
-            if given {
-                return Err(refuse(
-                    parameter,
-                    format!(
-                        "entropic-mirror-descent takes one example per step over `rounds` passes (T = rounds * \
-                         n): `{parameter}` does not apply"
-                    ),
-                ));
-            }
-        }
+        refuse_given(self.schedule_given(), |parameter| {
+            format!(
+                "entropic-mirror-descent takes one example per step over `rounds` passes (T = rounds * n): \
+                 `{parameter}` does not apply"
+            )
+        })?;
         let rounds = self.rounds.unwrap_or(1);
         let mut cfg = EntropicSmdConfig::new(rounds, self.learning_rate)?;
         cfg.output = self.averaged_output()?;
@@ -233,6 +211,15 @@ impl RunSpec {
         )
     }
 
+    /// Whether each of `steps`, `sampling` and `batch_size` (the batch schedule) is given.
+    fn schedule_given(&self) -> [(&'static str, bool); 3] {
+        [
+            ("steps", self.steps.is_some()),
+            ("sampling", self.sampling.is_some()),
+            ("batch_size", self.batch_size.is_some()),
+        ]
+    }
+
     /// `batch_size` (default min(n, 64)), in 1..=n.
     fn batch_size_in(&self, n: usize) -> Result<usize> {
         let b = self.batch_size.unwrap_or(n.min(64));
@@ -243,6 +230,15 @@ impl RunSpec {
             ));
         }
         Ok(b)
+    }
+}
+
+/// Refuses the first given parameter of `given` (name, given) with the message `why(name)`: for
+/// an algorithm that sets those parameters itself.
+fn refuse_given(given: impl IntoIterator<Item = (&'static str, bool)>, why: impl Fn(&str) -> String) -> Result<()> {
+    match given.into_iter().find(|&(_, given)| given) {
+        Some((parameter, _)) => Err(refuse(parameter, why(parameter))),
+        None => Ok(()),
     }
 }
 

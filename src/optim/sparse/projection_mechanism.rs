@@ -75,6 +75,33 @@ impl SparseVectors<'_> {
             SparseVectors::Csr(d) => d.d(),
         }
     }
+
+    /// Row i's non-zero entries `(j, v)`, in stored order, into `idx` and `val` (cleared first).
+    ///
+    /// # Errors
+    /// `NonFinite` (index `i·d + j`) for a NaN or ∞ entry.
+    fn row_nonzeros(&self, i: usize, idx: &mut Vec<usize>, val: &mut Vec<f64>) -> Result<()> {
+        idx.clear();
+        val.clear();
+        let d = self.d();
+        let mut push = |j: usize, v: f64| {
+            if !v.is_finite() {
+                return Err(Error::NonFinite { what: "vectors", index: i * d + j });
+            }
+            if v != 0.0 {
+                idx.push(j);
+                val.push(v);
+            }
+            Ok(())
+        };
+        match self {
+            SparseVectors::Dense(ds) => ds.row(i).iter().enumerate().try_for_each(|(j, &v)| push(j, v)),
+            SparseVectors::Csr(ds) => {
+                let (ri, rv) = ds.row(i);
+                ri.iter().zip(rv).try_for_each(|(&j, &v)| push(j, v))
+            }
+        }
+    }
 }
 
 /// What to do with a row outside `S_s^d`.
@@ -252,33 +279,7 @@ impl ProjectionMechanismConfig {
         let mut clipped = 0usize;
         let (mut idx, mut val) = (Vec::new(), Vec::new());
         for i in 0..n {
-            idx.clear();
-            val.clear();
-            match data {
-                SparseVectors::Dense(ds) => {
-                    for (j, &v) in ds.row(i).iter().enumerate() {
-                        if !v.is_finite() {
-                            return Err(Error::NonFinite { what: "vectors", index: i * d + j });
-                        }
-                        if v != 0.0 {
-                            idx.push(j);
-                            val.push(v);
-                        }
-                    }
-                }
-                SparseVectors::Csr(ds) => {
-                    let (ri, rv) = ds.row(i);
-                    for (&j, &v) in ri.iter().zip(rv) {
-                        if !v.is_finite() {
-                            return Err(Error::NonFinite { what: "vectors", index: i * d + j });
-                        }
-                        if v != 0.0 {
-                            idx.push(j);
-                            val.push(v);
-                        }
-                    }
-                }
-            }
+            data.row_nonzeros(i, &mut idx, &mut val)?;
             if self.fit_row(i, &mut idx, &mut val)? {
                 clipped += 1;
             }
