@@ -116,6 +116,16 @@ impl Selection {
         Ok(Selection { scale_b: selection_scale(epsilon, sensitivity, monotonicity)? })
     }
 
+    /// The selection at a given scale b > 0 (a caller that fixed b and accounts its ε itself, as
+    /// [`crate::optim::PrivateSelection`] does): the draws are those of this very b, with no
+    /// re-rounding through an ε.
+    ///
+    /// # Errors
+    /// `InvalidParameter` for b not finite and positive.
+    pub fn at_scale(scale_b: f64) -> Result<Self> {
+        Ok(Selection { scale_b: check::positive("selection scale b", scale_b)? })
+    }
+
     /// b: `Δ/ε` (monotone) or `2Δ/ε` (general).
     pub fn scale_b(&self) -> f64 {
         self.scale_b

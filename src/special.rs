@@ -222,6 +222,32 @@ pub fn bracket_root(
     Ok(b)
 }
 
+/// `a/b` rounded **up** (for finite a, b with b ≠ 0 and the exact residual representable, i.e.
+/// away from underflow): the quotient rounded to nearest, raised by one ulp when it fell below
+/// a/b. The sign of the exact residual `q·b − a` decides; a fused multiply-add computes it with one
+/// rounding, which keeps its sign.
+pub fn div_up(a: f64, b: f64) -> f64 {
+    let q = a / b;
+    let below = if b > 0.0 { q.mul_add(b, -a) < 0.0 } else { q.mul_add(b, -a) > 0.0 };
+    if below { q.next_up() } else { q }
+}
+
+/// `a/b` rounded **down** (same conditions as [`div_up`]).
+pub fn div_down(a: f64, b: f64) -> f64 {
+    let q = a / b;
+    let above = if b > 0.0 { q.mul_add(b, -a) > 0.0 } else { q.mul_add(b, -a) < 0.0 };
+    if above { q.next_down() } else { q }
+}
+
+/// `a + b` rounded **up** (finite a, b): the rounded sum, raised by one ulp when it fell below the
+/// exact one (the error term of Knuth's TwoSum is exact).
+pub fn add_up(a: f64, b: f64) -> f64 {
+    let s = a + b;
+    let b_virtual = s - a;
+    let error = (a - (s - b_virtual)) + (b - b_virtual);
+    if error > 0.0 { s.next_up() } else { s }
+}
+
 /// `sign(x)` with `sign(0) = 0` (Rust's `signum` gives ±1 at ±0).
 pub fn sign(x: f64) -> f64 {
     if x > 0.0 {
@@ -262,6 +288,37 @@ mod tests {
         // Adjacent ends on entry: nothing is evaluated.
         let one_up = f64::from_bits(1.0f64.to_bits() + 1);
         assert_eq!(bisect(1.0, one_up, 200, |_| unreachable!()), (1.0, one_up));
+    }
+
+    /// The directed operations bracket the exact value: checked against exact rational
+    /// arithmetic in u128 on dyadic inputs (a = i/2^10, b = j/2^10, so a/b = i/j), and on sums
+    /// whose exact value needs more than 53 bits.
+    #[test]
+    fn directed_rounding_brackets_the_exact_value() {
+        let mut raised = 0;
+        for i in 1u64..300 {
+            for j in 1u64..300 {
+                let (a, b) = (i as f64 / 1024.0, j as f64 / 1024.0);
+                let (up, down) = (div_up(a, b), div_down(a, b));
+                // up ≥ i/j ⇔ up·j ≥ i, exactly: up = m·2^e with m < 2^53, j < 2^9.
+                let ge = |x: f64, greater: bool| {
+                    // 1/299 ≤ x < 300: its last bit is ≥ 2^-62, so x·2^80 is an integer < 2^89
+                    let (m, e) = (x * 2f64.powi(80), 80);
+                    let lhs = m as u128 * j as u128;
+                    let rhs = (i as u128) << e;
+                    if greater { lhs >= rhs } else { lhs <= rhs }
+                };
+                assert!(ge(up, true) && ge(down, false), "{i}/{j}: {down} {up}");
+                assert!(up == down || up == down.next_up(), "{i}/{j}: adjacent or equal");
+                raised += usize::from(up != a / b);
+            }
+        }
+        assert!(raised > 1000, "the rounding direction mattered often: {raised}");
+        assert_eq!(add_up(1.0, 1e-17), 1.0f64.next_up());
+        assert_eq!(add_up(1.0, -1e-17), 1.0);
+        assert_eq!(add_up(0.5, 0.25), 0.75);
+        assert_eq!(div_up(1.0, 4.0), 0.25);
+        assert_eq!(div_down(-1.0, 3.0), -(div_up(1.0, 3.0)));
     }
 
     #[test]

@@ -250,6 +250,59 @@ fn empty_statistics_release_nothing() {
     assert_eq!(done.events.as_event(), Some(DpEvent::gaussian(3.0).unwrap()));
 }
 
+/// The multiplier an event records never exceeds the one that ran (a larger z would read a
+/// smaller ε): for a given std and sensitivity Δ, the recorded z satisfies z·Δ ≤ std exactly (the
+/// sign of the fused residual), for the Gaussian and the Laplace statistic releases. Over the 400
+/// pairs below, the quotient rounded to nearest lies above std/Δ in about half; recording it (as
+/// before) fails this test.
+#[test]
+fn recorded_multipliers_never_exceed_the_drawn_noise() {
+    let mut rounded_up = 0;
+    for i in 1..=20u32 {
+        for j in 1..=20u32 {
+            let (std, sensitivity) = (f64::from(i) * 0.37, f64::from(j) * 0.11);
+            rounded_up += usize::from((std / sensitivity).mul_add(sensitivity, -std) > 0.0);
+            let mut release = PrivateRelease::statistics(1.0, Seeds::new(3)).unwrap();
+            release.release_statistic_given_std(&mut [0.0], std, sensitivity).unwrap();
+            release.release_statistic_laplace(&mut [0.0], std, sensitivity).unwrap();
+            let events = release.finish().unwrap().events;
+            let Some(DpEvent::Composed(parts)) = events.as_event() else { panic!("two events: {events:?}") };
+            for part in parts {
+                let z = match part {
+                    DpEvent::Gaussian { noise_multiplier } | DpEvent::Laplace { noise_multiplier } => noise_multiplier,
+                    other => panic!("{other:?}"),
+                };
+                assert!(z.mul_add(sensitivity, -std) <= 0.0, "z = {z} above {std}/{sensitivity}");
+            }
+        }
+    }
+    assert!(rounded_up > 100, "the direction mattered: {rounded_up} of 400");
+}
+
+/// A selection records an ε that bounds the selection that ran: the draw is at exactly λ and the
+/// event's ε = 2Δ/λ is rounded up. At λ = 0.9460613448891213, Δ = 0.5114203493916067 the old path
+/// re-derived the scale from the rounded ε, `2Δ/fl(2Δ/λ)` = 0.9460613448891212 < λ: a draw with
+/// less noise than the event claimed.
+#[test]
+fn a_selection_records_the_epsilon_of_its_own_scale() {
+    use dpref::noise::Selection;
+    use dpref::optim::release::selection_epsilon;
+    let (lambda, delta) = (0.946_061_344_889_121_3, 0.511_420_349_391_606_7);
+    let rounded = 2.0 * delta / lambda;
+    assert!(2.0 * delta / rounded < lambda, "the old re-derived scale is below lambda");
+    assert_eq!(Selection::at_scale(lambda).unwrap().scale_b(), lambda);
+    let epsilon = selection_epsilon(delta, lambda);
+    assert!(epsilon.mul_add(lambda, -2.0 * delta) >= 0.0 && epsilon <= rounded.next_up());
+    let mut selection = dpref::optim::PrivateSelection::new(
+        dpref::optim::SelectionMechanism::ReportNoisyMin,
+        Neighbouring::ReplaceOne,
+        Seeds::new(4),
+    );
+    selection.select_min(&[0.0, 1.0, 2.0], lambda, delta).unwrap();
+    let summary = selection.finish(Some(epsilon));
+    assert_eq!(summary.events.as_event(), Some(DpEvent::epsilon_delta(epsilon, 0.0).unwrap()));
+}
+
 /// Under `src/optim/`, noise (Gaussian, Laplace, noisy selections) is drawn and events are
 /// recorded only in `release.rs`.
 #[test]

@@ -36,11 +36,12 @@ use crate::accounting::{
 use crate::error::{Error, Result, check};
 use crate::rng::{DpRng, Seeds, Stream};
 use crate::sampling::{BatchSampler, TruncatedGeometric, uniform_ordered_subset};
+use crate::special::div_down;
 pub mod epsilon_delta;
 pub mod public_draw;
 mod selection;
 
-pub use selection::{PrivateSelection, SelectionMechanism, exponential_selection_probabilities};
+pub use selection::{PrivateSelection, SelectionMechanism, exponential_selection_probabilities, selection_epsilon};
 
 /// How a run states its noise (the parametrisation of its paper). It decides only how the noise
 /// std is computed from σ, so that each algorithm evaluates its paper's formula.
@@ -209,7 +210,7 @@ impl PrivateRelease {
                 let (request, given_std) = match privacy {
                     Privacy::StdOnMean { std, report_delta } => (
                         Privacy::NoiseMultiplier {
-                            sigma: if private { std * b / gradient_bound } else { 0.0 },
+                            sigma: if private { div_down(std * b, gradient_bound) } else { 0.0 },
                             report_delta,
                         },
                         Some(std),
@@ -381,7 +382,7 @@ impl PrivateRelease {
         }
         let std = check::non_negative("noise std", std)?;
         let sensitivity = check::positive("sensitivity", sensitivity)?;
-        self.release_statistic_with_std(values, std, std / sensitivity)
+        self.release_statistic_with_std(values, std, div_down(std, sensitivity))
     }
 
     /// Releases a statistic of ℓ1 sensitivity `l1_sensitivity` with i.i.d. Laplace noise of scale
@@ -398,7 +399,7 @@ impl PrivateRelease {
         }
         let scale = check::positive("laplace scale", scale)?;
         let sensitivity = check::positive("l1 sensitivity", l1_sensitivity)?;
-        let event = DpEvent::laplace(scale / sensitivity)?;
+        let event = DpEvent::laplace(div_down(scale, sensitivity))?;
         crate::noise::add_laplace(&mut self.noise, values, scale)?;
         self.releases += 1;
         self.events.push(event);

@@ -7,7 +7,7 @@
 use super::ReleaseSummary;
 use crate::accounting::{DpEvent, Neighbouring};
 use crate::error::{Error, Result, check};
-use crate::noise::{Monotonicity, Selection};
+use crate::noise::Selection;
 use crate::optim::{EventLog, PrivacyReport};
 use crate::rng::{DpRng, Seeds, Stream};
 
@@ -71,9 +71,8 @@ impl PrivateSelection {
             return Ok(best);
         }
         let delta = check::positive("score sensitivity", sensitivity)?;
-        let epsilon = 2.0 * delta / lambda;
-        let event = DpEvent::epsilon_delta(epsilon, 0.0)?;
-        let selection = Selection::new(epsilon, delta, Monotonicity::General)?;
+        let event = DpEvent::epsilon_delta(selection_epsilon(delta, lambda), 0.0)?;
+        let selection = Selection::at_scale(lambda)?;
         let index = match self.mechanism {
             SelectionMechanism::ReportNoisyMin => selection.report_noisy_min(&mut self.noise, scores)?,
             SelectionMechanism::Exponential => {
@@ -104,7 +103,13 @@ impl PrivateSelection {
 /// As [`PrivateSelection::select_min`], and λ = 0.
 pub fn exponential_selection_probabilities(scores: &[f64], scale_lambda: f64, sensitivity: f64) -> Result<Vec<f64>> {
     let lambda = check::positive("selection scale lambda", scale_lambda)?;
-    let delta = check::positive("score sensitivity", sensitivity)?;
+    check::positive("score sensitivity", sensitivity)?;
     let negated: Vec<f64> = scores.iter().map(|s| -s).collect();
-    Selection::new(2.0 * delta / lambda, delta, Monotonicity::General)?.exponential_mechanism_probabilities(&negated)
+    Selection::at_scale(lambda)?.exponential_mechanism_probabilities(&negated)
+}
+
+/// The ε of one selection at scale λ on scores of sensitivity Δ: `2Δ/λ` (non-monotone scores),
+/// rounded **up**, so the recorded ε bounds the mechanism that drew at exactly λ.
+pub fn selection_epsilon(sensitivity: f64, scale_lambda: f64) -> f64 {
+    crate::special::div_up(2.0 * sensitivity, scale_lambda)
 }

@@ -332,7 +332,7 @@ impl SparseExponentialConfig {
             PrivateSelection::new(SelectionMechanism::Exponential, crate::accounting::Neighbouring::ReplaceOne, seeds);
         // Alg. 4, line 3: P[x̂ = x] ∝ exp(−F_S(x)/λ), λ = 2B/(εn) (corrected)
         let index = selection.select_min(&scores, lambda, sensitivity)?;
-        let epsilon = 2.0 * sensitivity / lambda;
+        let epsilon = crate::optim::release::selection_epsilon(sensitivity, lambda);
         let summary = selection.finish(Some(epsilon));
         debug_assert_eq!(summary.events.as_event(), Some(DpEvent::epsilon_delta(epsilon, 0.0)?));
         Ok(SparseExponentialRun { x_hat: net[index].clone(), index, net, tau, k, events: summary.events, epsilon })

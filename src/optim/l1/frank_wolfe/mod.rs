@@ -46,7 +46,7 @@ use crate::accounting::Neighbouring;
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::loss::Loss;
-use crate::optim::release::exponential_selection_probabilities;
+use crate::optim::release::{exponential_selection_probabilities, selection_epsilon};
 use crate::optim::{PrivateSelection, Run, SelectionMechanism};
 use crate::rng::{Seeds, Stream};
 use rand::seq::SliceRandom;
@@ -354,7 +354,7 @@ impl FrankWolfeConfig {
     pub fn phase_guarantees(&self, phase_t: u32, lambda: f64, epsilon: f64, delta: f64) -> Result<Vec<GroupGuarantee>> {
         check::positive("selection scale lambda", lambda)?;
         (0..=phase_t)
-            .map(|j| group_guarantee(phase_t, j, 2.0 * self.node_sensitivity(j) / lambda, epsilon, delta))
+            .map(|j| group_guarantee(phase_t, j, selection_epsilon(self.node_sensitivity(j), lambda), epsilon, delta))
             .collect()
     }
 

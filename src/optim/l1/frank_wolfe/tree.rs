@@ -164,7 +164,7 @@ impl SampleLedger {
 
     /// For each sample, `Σ_{its nodes} Σ_{leaves below the node} 2Δ_node/λ_leaf` (basic
     /// composition over the leaves whose estimate it entered; ∞ at a leaf without noise; 0 for an
-    /// unused sample).
+    /// unused sample), every term and partial sum rounded up (an upper bound as evaluated).
     pub fn per_sample_epsilon(&self, nodes: &[NodeRecord], leaves: &[LeafRecord]) -> Vec<f64> {
         let delta_of = |id: &NodeId| {
             nodes.iter().find(|n| n.phase == id.phase && n.path == id.path).map_or(0.0, |n| n.sensitivity_delta)
@@ -176,7 +176,12 @@ impl SampleLedger {
                 for id in ids {
                     let delta = delta_of(id);
                     for leaf in leaves.iter().filter(|l| l.phase == id.phase && id.path.is_prefix_of(l.path)) {
-                        eps += if leaf.scale_lambda > 0.0 { 2.0 * delta / leaf.scale_lambda } else { f64::INFINITY };
+                        let term = if leaf.scale_lambda > 0.0 {
+                            crate::optim::release::selection_epsilon(delta, leaf.scale_lambda)
+                        } else {
+                            f64::INFINITY
+                        };
+                        eps = crate::special::add_up(eps, term);
                     }
                 }
                 eps
