@@ -239,6 +239,13 @@ pub fn div_down(a: f64, b: f64) -> f64 {
     if above { q.next_down() } else { q }
 }
 
+/// `a·b` rounded **up** (finite a, b, away from underflow): the rounded product, raised by one
+/// ulp when it fell below the exact one (its error computed exactly by a fused multiply-add).
+pub fn mul_up(a: f64, b: f64) -> f64 {
+    let p = a * b;
+    if a.mul_add(b, -p) > 0.0 { p.next_up() } else { p }
+}
+
 /// `a + b` rounded **up** (finite a, b): the rounded sum, raised by one ulp when it fell below the
 /// exact one (the error term of Knuth's TwoSum is exact).
 pub fn add_up(a: f64, b: f64) -> f64 {
@@ -317,6 +324,8 @@ mod tests {
         assert_eq!(add_up(1.0, 1e-17), 1.0f64.next_up());
         assert_eq!(add_up(1.0, -1e-17), 1.0);
         assert_eq!(add_up(0.5, 0.25), 0.75);
+        assert_eq!(mul_up(1.0 + f64::EPSILON, 1.0 + f64::EPSILON), (1.0 + 2.0 * f64::EPSILON).next_up());
+        assert_eq!(mul_up(3.0, 0.5), 1.5);
         assert_eq!(div_up(1.0, 4.0), 0.25);
         assert_eq!(div_down(-1.0, 3.0), -(div_up(1.0, 3.0)));
     }

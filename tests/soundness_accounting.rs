@@ -9,6 +9,11 @@
 //!   under replace-one was accounted with half the true sensitivity (ε = 5.79 instead of 38.03).
 //! * `more_noise_never_costs_more_without_replacement`: with b = 100, n = 1000, T = 1000 the
 //!   without-replacement bound was 0.73 at σ = 133, 1.40 at σ = 178 and 5.80 at σ = 1778.
+//! * `zcdp_epsilon_is_never_a_nan_read_as_zero`: ρ = 5e33 (the ρ of σ = 1e-17) gave ε = 0 at
+//!   δ = 1e-5: α − 1 fell below 2⁻⁵³, the objective read NaN and `NaN.max(0.0)` made it 0.
+//! * `gdp_delta_and_long_compositions_round_up`: μ-GDP's δ(ε) was rounded to nearest (below the
+//!   exact value at μ = 0.1, ε = 0.5), and a count above 2⁵³ of an (ε, δ) event was multiplied
+//!   after a downward conversion to float.
 
 use dpref::accounting::{
     Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme, dp_sgd_event,
@@ -159,6 +164,16 @@ proptest! {
         }
     }
 
+    /// zCDP's ε(δ) is non-decreasing in ρ over the whole range (up to 1e300, where the
+    /// conversion's α − 1 underflows against 1) and never NaN: it read 0 above ρ ≈ 1e32 before.
+    #[test]
+    fn zcdp_epsilon_non_decreasing_in_rho(rho in log_uniform(1e-8, 1e300), k in 1.01f64..1e6, delta in log_uniform(1e-300, 0.5)) {
+        use dpref::accounting::zcdp;
+        let (lo, hi) = (zcdp::epsilon_for_delta(rho, delta).unwrap(), zcdp::epsilon_for_delta(rho * k, delta).unwrap());
+        prop_assert!(!lo.is_nan() && !hi.is_nan() && lo >= 0.0);
+        prop_assert!(hi >= lo, "rho {}: {} > rho {}: {}", rho, lo, rho * k, hi);
+    }
+
     /// No NaN ever reaches a result: any σ > 0 in the whole f64 range (subnormals included), any
     /// rate, any T. ε is a number ≥ 0 or +∞, and δ(ε) a number in [0, 1].
     #[test]
@@ -183,6 +198,36 @@ proptest! {
         let e = eps(&ev, Neighbouring::ReplaceOne, delta);
         prop_assert!(!e.is_nan());
     }
+}
+
+/// zCDP's ε(δ) is +∞, never 0, where α − 1 cannot be represented at the conversion's root (ρ ≳
+/// 1e32), and at the inputs that read 0 before: (5e33, 1e-5), (1e40, 1e-5), (1e20, 1 − 2⁻⁵³).
+#[test]
+fn zcdp_epsilon_is_never_a_nan_read_as_zero() {
+    use dpref::accounting::zcdp;
+    for (rho, delta) in [(5e33, 1e-5), (1e40, 1e-5), (1e20, 1.0 - f64::EPSILON / 2.0)] {
+        let e = zcdp::epsilon_for_delta(rho, delta).unwrap();
+        assert!(e >= rho, "rho {rho}, delta {delta}: eps {e}");
+    }
+    let rho = zcdp::gaussian_rho(1e-17).unwrap();
+    assert_eq!(zcdp::epsilon_for_delta(rho, 1e-5).unwrap(), f64::INFINITY);
+    assert_eq!(zcdp::delta_for_epsilon(1e40, 1.0).unwrap(), 1.0);
+}
+
+/// μ-GDP's δ(ε) is an upper bound as evaluated: at μ = 0.1, ε = 0.5 the exact value is
+/// 6.85658245583874e-9 (mpmath at 50 digits, z = 1/μ; the nearest-rounded path gave
+/// 6.85658245583824e-9). A count of 2⁵³ + 1 (ε, δ) = (1, 0) events is charged at least 2⁵³ + 1
+/// (the float above is 2⁵³ + 2; rounding the count to nearest gave 2⁵³).
+#[test]
+fn gdp_delta_and_long_compositions_round_up() {
+    use dpref::accounting::{ApproxDpAccountant, gdp};
+    let d = gdp::delta_for_epsilon(0.1, 0.5).unwrap();
+    assert!((6.85658245583874e-9..6.8566e-9).contains(&d), "{d}");
+    let mut acc = ApproxDpAccountant::new(Neighbouring::ReplaceOne);
+    let k = (1u64 << 53) + 1;
+    acc.compose(&DpEvent::epsilon_delta(1.0, 0.0).unwrap(), k).unwrap();
+    let total = acc.total().epsilon;
+    assert!(total as u128 >= u128::from(k), "{total} < {k}");
 }
 
 /// Orders are capped at `MAX_ORDER` = 1e4: `--orders 1e300` was a capacity-overflow panic and

@@ -31,6 +31,7 @@
 use super::event::{DpEvent, Neighbouring, check_filter, check_sizes};
 use crate::accounting::composition::ApproxDp;
 use crate::error::{Error, Result, check};
+use crate::special::{add_up, mul_up};
 
 /// u = 2⁻⁵³, the unit roundoff.
 const U: f64 = f64::EPSILON / 2.0;
@@ -98,8 +99,8 @@ pub fn check_filter_steps(
     for c in costs {
         let e = check::non_negative("step epsilon", c.epsilon)?;
         let d = check::non_negative("step delta", c.delta)?;
-        squares = sum_up(squares, up(e * e));
-        deltas = sum_up(deltas, d);
+        squares = add_up(squares, up(e * e));
+        deltas = add_up(deltas, d);
     }
     let spent = FilterSpent { epsilon: filter_epsilon_spent(squares, delta_prime)?, delta: deltas, steps: costs.len() };
     let clause = if spent.epsilon > target_epsilon {
@@ -215,7 +216,7 @@ impl ApproxDpAccountant {
                 check_filter(*target_epsilon, *delta_prime, *delta_double_prime)?;
                 let costs = steps.iter().map(|s| self.cost(s)).collect::<Result<Vec<_>>>()?;
                 check_filter_steps(*target_epsilon, *delta_prime, *delta_double_prime, &costs)?;
-                Ok(ApproxDp { epsilon: *target_epsilon, delta: sum_up(*delta_prime, *delta_double_prime).min(1.0) })
+                Ok(ApproxDp { epsilon: *target_epsilon, delta: add_up(*delta_prime, *delta_double_prime).min(1.0) })
             }
             DpEvent::Gaussian { .. } | DpEvent::PerExampleSumGaussian { .. } => Err(self.unsupported(
                 event,
@@ -243,31 +244,19 @@ impl ApproxDpAccountant {
     }
 }
 
-/// `a·k` rounded up: the rounded product, moved up one ulp only if it is below the exact product
-/// (its error computed exactly with a fused multiply-add).
-fn mul_up(a: f64, k: f64) -> f64 {
-    let p = a * k;
-    if a.mul_add(k, -p) > 0.0 { p.next_up() } else { p }
-}
-
-/// `(kε, kδ)` rounded up, δ capped at 1 (k ≤ 2⁵³ is exact as a float).
+/// `(kε, kδ)` rounded up, δ capped at 1. A count above 2⁵³ converts to a float by rounding to
+/// nearest, possibly down: it is stepped up then, so the product is never below the exact one.
 fn scale(c: ApproxDp, k: u64) -> ApproxDp {
-    let k = k as f64;
-    ApproxDp { epsilon: mul_up(c.epsilon, k), delta: mul_up(c.delta, k).min(1.0) }
-}
-
-/// `a + b` rounded up: the rounded sum, moved up one ulp only if it is below the exact sum (the
-/// error of the sum is computed exactly by Knuth's TwoSum).
-fn sum_up(a: f64, b: f64) -> f64 {
-    let s = a + b;
-    let bb = s - a;
-    let err = (a - (s - bb)) + (b - bb);
-    if err > 0.0 { s.next_up() } else { s }
+    let mut kf = k as f64;
+    if (kf as u128) < u128::from(k) {
+        kf = kf.next_up();
+    }
+    ApproxDp { epsilon: mul_up(c.epsilon, kf), delta: mul_up(c.delta, kf).min(1.0) }
 }
 
 /// `(ε₁ + ε₂, δ₁ + δ₂)` rounded up, δ capped at 1.
 fn add(a: ApproxDp, b: ApproxDp) -> ApproxDp {
-    ApproxDp { epsilon: sum_up(a.epsilon, b.epsilon), delta: sum_up(a.delta, b.delta).min(1.0) }
+    ApproxDp { epsilon: add_up(a.epsilon, b.epsilon), delta: add_up(a.delta, b.delta).min(1.0) }
 }
 
 impl super::Accountant for ApproxDpAccountant {

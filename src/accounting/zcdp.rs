@@ -44,11 +44,16 @@ pub fn delta_for_epsilon(rho: f64, epsilon: f64) -> Result<f64> {
         return Ok(0.0);
     }
     let alpha = bracket_increasing("zCDP delta", |a| (2.0 * a - 1.0) * rho - epsilon + (-1.0 / a).ln_1p())?;
+    if alpha == 1.0 {
+        return Ok(1.0); // α − 1 below 2⁻⁵³ (ρ ≳ 1e32): no α > 1 is representable near the root
+    }
     let (l, mag) = log_delta_at(rho, epsilon, alpha);
-    Ok(((l + 4.0 * U * mag).exp().next_up()).min(1.0))
+    let delta = (l + 4.0 * U * mag).exp().next_up();
+    Ok(if delta.is_nan() { 1.0 } else { delta.min(1.0) })
 }
 
-/// Upper bound on ε(δ) for a ρ-zCDP mechanism (optimal conversion).
+/// Upper bound on ε(δ) for a ρ-zCDP mechanism (optimal conversion); +∞ where none can be
+/// evaluated (never NaN, never a NaN read as 0).
 ///
 /// # Errors
 /// `InvalidParameter` for ρ < 0 or δ ∉ (0, 1).
@@ -61,9 +66,14 @@ pub fn epsilon_for_delta(rho: f64, delta: f64) -> Result<f64> {
     let ln_delta = delta.ln();
     let alpha = bracket_increasing("zCDP epsilon", |a| rho * (a - 1.0) * (a - 1.0) + ln_delta + a.ln())?;
     let am1 = alpha - 1.0;
+    if am1 == 0.0 {
+        // α − 1 below 2⁻⁵³ (ρ ≳ 1e32): 1/(α − 1) is not representable at the root, and ε ≥ ρ is
+        // astronomically large anyway; +∞ is the bound (it once read NaN, then 0 through `max`)
+        return Ok(f64::INFINITY);
+    }
     let (c1, c2, c3) = (alpha * rho, (-1.0 / alpha).ln_1p(), (ln_delta + alpha.ln()) / am1);
-    let eps = c1 + c2 - c3;
-    Ok((eps + 4.0 * U * (c1 + c2.abs() + c3.abs())).next_up().max(0.0))
+    let eps = (c1 + c2 - c3 + 4.0 * U * (c1 + c2.abs() + c3.abs())).next_up();
+    Ok(if eps.is_nan() { f64::INFINITY } else { eps.max(0.0) })
 }
 
 /// ρ of the Gaussian mechanism with multiplier z: `ρ = 1/(2z²)`.
