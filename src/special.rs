@@ -246,6 +246,13 @@ pub fn mul_up(a: f64, b: f64) -> f64 {
     if a.mul_add(b, -p) > 0.0 { p.next_up() } else { p }
 }
 
+/// The count `k` as a float rounded **up** (exact up to 2⁵³; above, the conversion rounds to
+/// nearest, possibly down, and is stepped up then).
+pub fn count_up(k: u64) -> f64 {
+    let kf = k as f64;
+    if (kf as u128) < u128::from(k) { kf.next_up() } else { kf }
+}
+
 /// `a + b` rounded **up** (finite a, b): the rounded sum, raised by one ulp when it fell below the
 /// exact one (the error term of Knuth's TwoSum is exact).
 pub fn add_up(a: f64, b: f64) -> f64 {
@@ -326,6 +333,11 @@ mod tests {
         assert_eq!(add_up(0.5, 0.25), 0.75);
         assert_eq!(mul_up(1.0 + f64::EPSILON, 1.0 + f64::EPSILON), (1.0 + 2.0 * f64::EPSILON).next_up());
         assert_eq!(mul_up(3.0, 0.5), 1.5);
+        let k = (1u64 << 53) + 1;
+        assert_eq!(
+            (count_up(k), count_up(1 << 53), count_up(7)),
+            (((1u64 << 53) + 2) as f64, (1u64 << 53) as f64, 7.0)
+        );
         assert_eq!(div_up(1.0, 4.0), 0.25);
         assert_eq!(div_down(-1.0, 3.0), -(div_up(1.0, 3.0)));
     }

@@ -230,6 +230,43 @@ fn gdp_delta_and_long_compositions_round_up() {
     assert!(total as u128 >= u128::from(k), "{total} < {k}");
 }
 
+/// μ of a long composition is an upper bound as evaluated: 5000 Gaussian releases listed one by
+/// one (as a run's event log holds them), with multipliers 3 and 1.1 (whose 1/z² round down), and
+/// spread over [0.5, 5]. The reference Σ 1/zᵢ² is summed in double-double (each 1/z² to ~1e-32
+/// relative, TwoSum accumulation), far below the 1e-16 at stake. The sum rounded to nearest (the
+/// code before) fell below the exact value for z = 3 and z = 1.1 (checked with exact rationals),
+/// its (1 + 4u) margin covering only short lists.
+#[test]
+fn gdp_mu_of_a_long_composition_is_never_below_the_exact() {
+    let spread: Vec<f64> = (1..=5000).map(|i| 0.5 + 4.5 * (f64::from(i) * 0.618_033_988_749_895).fract()).collect();
+    for zs in [vec![3.0; 5000], vec![1.1; 5000], spread] {
+        assert_mu_bounds_the_exact_sum(&zs);
+    }
+}
+
+fn assert_mu_bounds_the_exact_sum(zs: &[f64]) {
+    use dpref::accounting::gdp::mu_of_gaussian_composition;
+    let event = DpEvent::Composed(zs.iter().map(|&z| DpEvent::gaussian(z).unwrap()).collect());
+    let mu = mu_of_gaussian_composition(&event, Neighbouring::ReplaceOne).unwrap();
+    // double-double: z² = p + pe exactly; 1/(p + pe) = r + re to second order; TwoSum into (hi, lo)
+    let (mut hi, mut lo) = (0.0f64, 0.0f64);
+    for &z in zs {
+        let (p, pe) = (z * z, z.mul_add(z, -(z * z)));
+        let r = 1.0 / p;
+        let re = ((-r).mul_add(p, 1.0) - r * pe) / p;
+        for term in [r, re] {
+            let s = hi + term;
+            let bb = s - hi;
+            lo += (hi - (s - bb)) + (term - bb);
+            hi = s;
+        }
+    }
+    // μ² = m + me exactly; it must be at least hi + lo
+    let (m, me) = (mu * mu, mu.mul_add(mu, -(mu * mu)));
+    assert!((m - hi) + (me - lo) >= 0.0, "mu^2 = {m} + {me} below the sum {hi} + {lo}");
+    assert!(mu < (hi + lo).sqrt() * (1.0 + 1e-12), "and tight (5000 upward roundings): {mu}");
+}
+
 /// Orders are capped at `MAX_ORDER` = 1e4: `--orders 1e300` was a capacity-overflow panic and
 /// `--orders 1e9` a 24 GB allocation. The cap itself is accepted and cheap.
 #[test]

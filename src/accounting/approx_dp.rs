@@ -31,7 +31,7 @@
 use super::event::{DpEvent, Neighbouring, check_filter, check_sizes};
 use crate::accounting::composition::ApproxDp;
 use crate::error::{Error, Result, check};
-use crate::special::{add_up, mul_up};
+use crate::special::{add_up, count_up, mul_up};
 
 /// u = 2⁻⁵³, the unit roundoff.
 const U: f64 = f64::EPSILON / 2.0;
@@ -244,14 +244,10 @@ impl ApproxDpAccountant {
     }
 }
 
-/// `(kε, kδ)` rounded up, δ capped at 1. A count above 2⁵³ converts to a float by rounding to
-/// nearest, possibly down: it is stepped up then, so the product is never below the exact one.
+/// `(kε, kδ)` rounded up, δ capped at 1 (k itself rounded up above 2⁵³).
 fn scale(c: ApproxDp, k: u64) -> ApproxDp {
-    let mut kf = k as f64;
-    if (kf as u128) < u128::from(k) {
-        kf = kf.next_up();
-    }
-    ApproxDp { epsilon: mul_up(c.epsilon, kf), delta: mul_up(c.delta, kf).min(1.0) }
+    let k = count_up(k);
+    ApproxDp { epsilon: mul_up(c.epsilon, k), delta: mul_up(c.delta, k).min(1.0) }
 }
 
 /// `(ε₁ + ε₂, δ₁ + δ₂)` rounded up, δ capped at 1.

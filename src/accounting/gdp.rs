@@ -12,7 +12,7 @@
 use super::event::{DpEvent, Neighbouring};
 use super::gaussian;
 use crate::error::{Error, Result, check};
-use crate::special::{normal_cdf, normal_quantile};
+use crate::special::{add_up, count_up, div_up, mul_up, normal_cdf, normal_quantile};
 
 /// μ of a composition of unsampled Gaussian events (`Gaussian`, `PerExampleSumGaussian`,
 /// `SelfComposed`, `Composed`) under `neighbouring`, rounded up. A `PerExampleSumGaussian { σ }`
@@ -25,16 +25,20 @@ pub fn mu_of_gaussian_composition(event: &DpEvent, neighbouring: Neighbouring) -
     /// Σ 1/zᵢ² over the releases of `e`, with f the relation's factor.
     fn inv_var(e: &DpEvent, f: f64) -> Result<f64> {
         match e {
+            // every 1/z², product and partial sum rounded up: μ² bounded above as evaluated, for
+            // compositions of any length (a sum rounded to nearest drifts by up to n·u)
             DpEvent::Gaussian { noise_multiplier } => {
                 let z = check::positive("sigma", *noise_multiplier)?;
-                Ok(1.0 / (z * z))
+                Ok(div_up(div_up(1.0, z), z))
             }
             DpEvent::PerExampleSumGaussian { noise_multiplier } => {
                 let z = check::positive("sigma", *noise_multiplier)? / f;
-                Ok(1.0 / (z * z))
+                Ok(div_up(div_up(1.0, z), z))
             }
-            DpEvent::SelfComposed { event, count } => Ok(inv_var(event, f)? * check::count("count", *count)? as f64),
-            DpEvent::Composed(es) => es.iter().map(|e| inv_var(e, f)).sum(),
+            DpEvent::SelfComposed { event, count } => {
+                Ok(mul_up(inv_var(event, f)?, count_up(check::count("count", *count)?)))
+            }
+            DpEvent::Composed(es) => es.iter().try_fold(0.0, |sum, e| Ok(add_up(sum, inv_var(e, f)?))),
             other => Err(Error::Unsupported {
                 event: other.describe(),
                 neighbouring: "any".into(),
