@@ -11,9 +11,9 @@
 //!   without-replacement bound was 0.73 at σ = 133, 1.40 at σ = 178 and 5.80 at σ = 1778.
 //! * `zcdp_epsilon_is_never_a_nan_read_as_zero`: ρ = 5e33 (the ρ of σ = 1e-17) gave ε = 0 at
 //!   δ = 1e-5: α − 1 fell below 2⁻⁵³, the objective read NaN and `NaN.max(0.0)` made it 0.
-//! * `gdp_delta_and_long_compositions_round_up`: μ-GDP's δ(ε) was rounded to nearest (below the
-//!   exact value at μ = 0.1, ε = 0.5), and a count above 2⁵³ of an (ε, δ) event was multiplied
-//!   after a downward conversion to float.
+//! * `gdp_delta_and_counts_above_2_pow_53_round_up`: μ-GDP's δ(ε) was rounded to nearest (below the
+//!   exact value at μ = 0.1, ε = 0.5), and a count above 2⁵³ (in the approximate-DP, RDP and
+//!   advanced-composition paths) was converted to float by rounding to nearest, possibly down.
 
 use dpref::accounting::{
     Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme, dp_sgd_event,
@@ -219,7 +219,7 @@ fn zcdp_epsilon_is_never_a_nan_read_as_zero() {
 /// 6.85658245583824e-9). A count of 2⁵³ + 1 (ε, δ) = (1, 0) events is charged at least 2⁵³ + 1
 /// (the float above is 2⁵³ + 2; rounding the count to nearest gave 2⁵³).
 #[test]
-fn gdp_delta_and_long_compositions_round_up() {
+fn gdp_delta_and_counts_above_2_pow_53_round_up() {
     use dpref::accounting::{ApproxDpAccountant, gdp};
     let d = gdp::delta_for_epsilon(0.1, 0.5).unwrap();
     assert!((6.85658245583874e-9..6.8566e-9).contains(&d), "{d}");
@@ -228,6 +228,15 @@ fn gdp_delta_and_long_compositions_round_up() {
     acc.compose(&DpEvent::epsilon_delta(1.0, 0.0).unwrap(), k).unwrap();
     let total = acc.total().epsilon;
     assert!(total as u128 >= u128::from(k), "{total} < {k}");
+    // the RDP accountant and advanced composition read the same count upwards
+    let rdp_at = |count: u64| {
+        let mut a = RdpAccountant::new(Neighbouring::ReplaceOne);
+        a.compose(&DpEvent::gaussian(1e9).unwrap(), count).unwrap();
+        a.rdp()[0]
+    };
+    assert!(rdp_at(k) > rdp_at(1 << 53));
+    let advanced = |count| dpref::accounting::composition::advanced(1e-9, 0.0, count, 1e-6).unwrap().epsilon;
+    assert!(advanced(k) > advanced(1 << 53));
 }
 
 /// μ of a long composition is an upper bound as evaluated: 5000 Gaussian releases listed one by

@@ -45,7 +45,7 @@ pub fn advanced(epsilon: f64, delta: f64, k: u64, delta_prime: f64) -> Result<Ap
     check::non_negative("epsilon", epsilon)?;
     check::probability_below_one("delta", delta)?;
     check::open_unit("delta-prime", delta_prime)?;
-    let k = check::count("k", k)? as f64;
+    let k = crate::special::count_up(check::count("k", k)?);
     let a = (2.0 * k * (1.0 / delta_prime).ln()).sqrt() * epsilon;
     let b = k * epsilon * epsilon.exp_m1();
     let eps = ((a + b) * (1.0 + 8.0 * U)).next_up();

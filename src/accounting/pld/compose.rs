@@ -64,7 +64,7 @@ impl DiscretePld {
         if count == 1 {
             return Ok(self.clone());
         }
-        let t = count as f64;
+        let t = crate::special::count_up(count);
         let inf = self.power_infinity_mass(t);
         let s1 = self.l1();
         // ‖a^{⊛T} − a*^{⊛T}‖₁ ≤ T·(‖a‖₁ + E)^{T−1}·E.

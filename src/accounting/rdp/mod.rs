@@ -332,7 +332,7 @@ impl RdpAccountant {
                  pairs, not a Renyi curve; use the approximate-DP accountant",
             )),
             DpEvent::SelfComposed { event: inner, count } => {
-                let k = check::count("count", *count)? as f64;
+                let k = crate::special::count_up(check::count("count", *count)?);
                 let c = self.curve(inner)?;
                 // The one place where a count multiplies (so that no branch can forget it).
                 Ok(Curve {
