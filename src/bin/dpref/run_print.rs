@@ -12,8 +12,8 @@ pub(crate) fn print(args: &RunArgs, spec: &RunSpec, outcome: &RunOutcome) -> Str
     let name = spec.algorithm.name();
     let p = run.x.len();
     // Frank–Wolfe and entropic mirror descent make one pass over a random permutation per round:
-    // no sampling rate; Frank–Wolfe's ε is its per-sample ledger's (pure DP), not the RDP
-    // accountant's.
+    // no sampling rate; Frank–Wolfe's (ε, δ) is its own ledger's (pure per-sample, or the node
+    // groups' of Lemma 4.4 with δ > 0), not the RDP accountant's.
     // Localized mirror descent samples without replacement inside each phase's own block.
     let (sampling, q) = match spec.algorithm {
         Algorithm::PrivateFrankWolfe | Algorithm::EntropicMirrorDescent => ("permutation", None),

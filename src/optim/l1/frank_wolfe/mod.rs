@@ -641,6 +641,13 @@ struct Tree {
 }
 
 /// The result of [`FrankWolfeConfig::run`].
+///
+/// **Only `run` is the private output** (the released vertices' iterate x_K and its privacy). The
+/// other fields are the run's internal record, for tests and audits, outside the claim: `leaves`
+/// hold the noiseless gradient estimates, and `nodes`/`ledger` name the records each node drew,
+/// which voids the shuffle amplification of the approximate-DP routes (a record whose node is
+/// known is accounted as p = 1, about 1.5× the reported ε at T = 16, δ = 1e-6). Never publish them
+/// with a release.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FrankWolfeRun {
     /// x = x_last = x_K; one `EpsilonDelta(2Δ_leaf/λ_t, 0)` event per noisy leaf; `privacy.epsilon`
