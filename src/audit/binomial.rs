@@ -57,7 +57,7 @@ pub fn binomial_upper_tail(n: u64, k: u64, x: f64) -> f64 {
     let odds = x / (1.0 - x);
     let upward = k as f64 > n as f64 * x;
     let mut j = if upward { k } else { k - 1 };
-    let mut term = ln_binomial_pmf_saddle(n, j, x).exp();
+    let mut term = ln_binomial_pmf(n, j, x).exp();
     let mut sum = term;
     loop {
         let ratio = if upward {
@@ -85,7 +85,7 @@ pub fn binomial_upper_tail(n: u64, k: u64, x: f64) -> f64 {
 /// accurate computation of binomial probabilities"), accurate to ~1e-13 relative at any n, where
 /// the ln-factorial form loses ~u·n ln n to cancellation:
 /// `stirlerr(n) − stirlerr(k) − stirlerr(n−k) − bd0(k, nx) − bd0(n−k, n(1−x)) − ½ ln(2πk(n−k)/n)`.
-fn ln_binomial_pmf_saddle(n: u64, k: u64, x: f64) -> f64 {
+pub fn ln_binomial_pmf(n: u64, k: u64, x: f64) -> f64 {
     let (nf, kf) = (n as f64, k as f64);
     if k == 0 {
         return nf * (-x).ln_1p();
@@ -245,13 +245,6 @@ pub fn clopper_pearson_upper(k: u64, n: u64, alpha: f64) -> Result<f64> {
     // By symmetry: the upper bound for k successes is 1 − the lower bound for n − k failures.
     let lower_failures = clopper_pearson_lower(n - k, n, alpha)?;
     Ok((1.0 - lower_failures).next_up().min(1.0))
-}
-
-/// `ln` of the Binomial(r, q) pmf at j, via `ln C(r, j) + j ln q + (r − j) ln(1 − q)`.
-pub fn ln_binomial_pmf(r: u64, q: f64, j: u64) -> f64 {
-    crate::special::ln_factorial(r) - crate::special::ln_factorial(j) - crate::special::ln_factorial(r - j)
-        + j as f64 * q.ln()
-        + (r - j) as f64 * (-q).ln_1p()
 }
 
 #[cfg(test)]

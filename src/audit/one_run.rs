@@ -38,7 +38,9 @@ pub enum OneRunThresholds {
 }
 
 /// Result of a one-run audit: with probability ≥ 1 − significance the mechanism is not
-/// (ε′, δ)-DP for any ε′ < `epsilon`.
+/// (ε′, δ)-DP for any ε′ < `epsilon` — under [`OneRunThresholds::AllScores`] only; under
+/// [`OneRunThresholds::JaxPrivacyFrontier`] the correction count is chosen with the labels and
+/// the value is an estimate (it reproduces jax_privacy's published vectors), not a certified bound.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct OneRunBound {
     /// The certified lower bound on ε (≥ 0).
@@ -62,8 +64,7 @@ pub struct OneRunBound {
 /// Binomial(r, q) probabilities around v: returns (P[X ≥ v], the pmf for j < v in descending
 /// j order), computed by the pmf recurrence from j = v in log space.
 fn binomial_around(r: u64, q: f64, v: u64) -> (f64, Vec<f64>) {
-    let lgamma = |x: u64| crate::special::ln_factorial(x);
-    let ln_pmf = |j: u64| lgamma(r) - lgamma(j) - lgamma(r - j) + j as f64 * q.ln() + (r - j) as f64 * (-q).ln_1p();
+    let ln_pmf = |j: u64| super::binomial::ln_binomial_pmf(r, j, q);
     let odds = q / (1.0 - q);
     // Upper tail Σ_{j ≥ v} pmf(j), relative to pmf(v) (ratio recurrence), then scaled.
     let base = ln_pmf(v.min(r));
