@@ -85,9 +85,10 @@ pub enum Monotonicity {
 fn selection_scale(epsilon: f64, sensitivity: f64, m: Monotonicity) -> Result<f64> {
     check::positive("epsilon", epsilon)?;
     check::positive("sensitivity", sensitivity)?;
+    // rounded up: a scale a hair below Δ/ε (or 2Δ/ε) would make the selection a hair less private
     Ok(match m {
-        Monotonicity::General => 2.0 * sensitivity / epsilon,
-        Monotonicity::Monotone => sensitivity / epsilon,
+        Monotonicity::General => crate::special::div_up(2.0 * sensitivity, epsilon),
+        Monotonicity::Monotone => crate::special::div_up(sensitivity, epsilon),
     })
 }
 

@@ -257,6 +257,9 @@ pub fn count_up(k: u64) -> f64 {
 /// exact one (the error term of Knuth's TwoSum is exact).
 pub fn add_up(a: f64, b: f64) -> f64 {
     let s = a + b;
+    if s == f64::NEG_INFINITY && a.is_finite() && b.is_finite() {
+        return -f64::MAX; // a finite sum below −MAX rounds up to −MAX, not to −∞
+    }
     let b_virtual = s - a;
     let error = (a - (s - b_virtual)) + (b - b_virtual);
     if error > 0.0 { s.next_up() } else { s }
@@ -331,6 +334,7 @@ mod tests {
         assert_eq!(add_up(1.0, 1e-17), 1.0f64.next_up());
         assert_eq!(add_up(1.0, -1e-17), 1.0);
         assert_eq!(add_up(0.5, 0.25), 0.75);
+        assert_eq!(add_up(-f64::MAX, -f64::MAX), -f64::MAX);
         assert_eq!(mul_up(1.0 + f64::EPSILON, 1.0 + f64::EPSILON), (1.0 + 2.0 * f64::EPSILON).next_up());
         assert_eq!(mul_up(3.0, 0.5), 1.5);
         let k = (1u64 << 53) + 1;

@@ -28,6 +28,10 @@ fn check_counts(k: u64, n: u64, alpha: f64) -> Result<()> {
         return Err(Error::invalid("k", k, "<= n"));
     }
     check::open_unit("alpha", alpha)?;
+    if alpha < 1e-280 {
+        // the summed tail reads a boundary term below ~1e-308 as 0: sound only for α above that
+        return Err(Error::invalid("alpha", alpha, ">= 1e-280"));
+    }
     Ok(())
 }
 
@@ -37,8 +41,10 @@ fn check_counts(k: u64, n: u64, alpha: f64) -> Result<()> {
 pub const BETA_REG_RTOL: f64 = 1e-6;
 
 /// The largest number of trials n = a + b − 1 at which statrs' `beta_reg` evaluates the tail (fast,
-/// and validated there, proofs/audit/clopper_pearson.md §3 C5); above it the tail is summed.
-pub const BETA_REG_MAX_TRIALS: f64 = 1e6;
+/// and within the shading there at every level, proofs/audit/clopper_pearson.md §3 C5′); above it
+/// the tail is summed. At n = 2·10⁵ statrs was already 5.8e-7 off near the mean, 1.5e-4 at
+/// 5·10⁵ and 2.4e-3 at 10⁶ (a bound at α ≈ ½ then exceeded its level by 2.9e-3).
+pub const BETA_REG_MAX_TRIALS: f64 = 1e5;
 
 /// `I_x(a, b)` for integers a, b ≥ 1: `P(X ≥ a)` for X ~ Binomial(a + b − 1, x).
 fn tail(a: f64, b: f64, x: f64) -> f64 {
@@ -287,11 +293,16 @@ mod tests {
 
     /// At n = 5·10⁷ (above the statrs range) the bounds stay below k/n and near the normal
     /// approximation k/n − z_α·σ (z = 6.23 at α = 2.5e-10, σ = √(p(1−p)/n)): statrs' unconverged
-    /// continued fraction returned 0.5000004 and 0.6000002 here, above the point estimates. The two
-    /// summation branches agree through the symmetry P(X ≥ k; x) = 1 − P(X ≥ n − k + 1; 1 − x).
+    /// continued fraction returned 0.5000004 and 0.6000002 here, above the point estimates. The
+    /// lower bound at k = 25000001 is pinned to 0.499560252974418861, at which a 40-digit mpmath
+    /// binomial sum gives P(X ≥ k) = α(1 − 1.0e-6) (the shading): a tail read a factor 2 off moves
+    /// it by 8e-6. The two summation branches agree through the symmetry
+    /// P(X ≥ k; x) = 1 − P(X ≥ n − k + 1; 1 − x) to 1e-12 (the sums are good to ~1e-13).
     #[test]
     fn large_n_bounds_stay_below_the_point_estimate() {
         let n = 50_000_000u64;
+        let pinned = clopper_pearson_lower(25_000_001, n, 2.5e-10).unwrap();
+        assert!((pinned - 0.499_560_252_974_418_9).abs() < 1e-13, "{pinned}");
         for (k, p) in [(25_000_001u64, 0.5), (30_000_001, 0.6)] {
             let lo = clopper_pearson_lower(k, n, 2.5e-10).unwrap();
             let normal = p - 6.23 * (p * (1.0 - p) / n as f64).sqrt();
@@ -301,7 +312,7 @@ mod tests {
         }
         for x in [0.4999, 0.5, 0.50003] {
             let (a, b) = (binomial_upper_tail(n, 25_000_001, x), binomial_upper_tail(n, 25_000_000, 1.0 - x));
-            assert!((a - (1.0 - b)).abs() < 1e-9, "x {x}: {a} + {b}");
+            assert!((a - (1.0 - b)).abs() < 1e-12, "x {x}: {a} + {b}");
         }
     }
 }
