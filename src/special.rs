@@ -1,6 +1,8 @@
 //! Numerical building blocks shared by the accountants and the audits: log-space arithmetic,
-//! `ln erfc` that stays accurate where `erfc` underflows, the normal CDF, one bracketed
-//! root finder and one bisection of a monotone predicate. Each function states its accuracy and, where it matters, its rounding direction.
+//! `ln erfc` that stays accurate where `erfc` underflows, the normal CDF, one bracketed root
+//! finder, one bisection of a monotone predicate, and the directed roundings (`div_up`,
+//! `div_down`, `mul_up`, `add_up`, `count_up`) that keep a recorded privacy parameter on its safe
+//! side. Each function states its accuracy and, where it matters, its rounding direction.
 
 use crate::error::{Error, Result};
 
