@@ -62,27 +62,17 @@ pub struct OneRunBound {
 }
 
 /// Binomial(r, q) probabilities around v: returns (P[X ≥ v], the pmf for j < v in descending
-/// j order), computed by the pmf recurrence from j = v in log space.
+/// j order). The tail is [`binomial_upper_tail`](super::binomial::binomial_upper_tail) (over-read
+/// by at most 1e-10, which only raises the p-value); the pmf by recurrence from j = v − 1 in log
+/// space.
 fn binomial_around(r: u64, q: f64, v: u64) -> (f64, Vec<f64>) {
     let ln_pmf = |j: u64| super::binomial::ln_binomial_pmf(r, j, q);
     let odds = q / (1.0 - q);
-    // Upper tail Σ_{j ≥ v} pmf(j), relative to pmf(v) (ratio recurrence), then scaled.
-    let base = ln_pmf(v.min(r));
-    let mut tail = 0.0;
-    let mut term = 1.0;
-    let mut j = v;
-    while j <= r {
-        tail += term;
-        if j == r {
-            break;
-        }
-        term *= (r - j) as f64 / (j + 1) as f64 * odds;
-        if term < 1e-18 * tail && (j as f64) > r as f64 * q {
-            break;
-        }
-        j += 1;
-    }
-    let upper = if v > r { 0.0 } else { (base + tail.ln()).exp() };
+    let upper = match v {
+        0 => 1.0,
+        v if v > r => 0.0,
+        v => super::binomial::binomial_upper_tail(r, v, q),
+    };
     // pmf(v−1), pmf(v−2), … (downward recurrence pmf(j−1) = pmf(j)·j/((r−j+1)·odds))
     let mut below = Vec::new();
     if v >= 1 {
