@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::golden::round;
 use common::stat::{ALPHA, binomial_lower_tail, binomial_upper_tail};
 use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, gaussian};
 use dpref::audit::mechanism::threshold_score;
@@ -424,13 +425,6 @@ fn bias_reduced_with_gaussian_l1_recovery_records_rip_failures_and_reports_delta
     let eps_without = acc.epsilon(delta, Conversion::Improved).unwrap().epsilon;
     eprintln!("Alg. 5 with Alg. 2: eps {eps_with:.4} at delta {delta} (without the RIP terms {eps_without:.4})");
     assert!(eps_with.is_finite() && eps_with > eps_without && reported.delta == Some(delta));
-}
-
-fn round(v: f64) -> serde_json::Value {
-    if v == 0.0 || !v.is_finite() {
-        return serde_json::json!(v);
-    }
-    serde_json::json!(format!("{v:.9e}").parse::<f64>().unwrap())
 }
 
 /// The 6 entries of largest magnitude (index, value), largest first (ties: lower index).

@@ -634,6 +634,9 @@ fn exact_d7_sparse_sgd_theorems_6_7_and_6_8_vacuous_thresholds_and_outputs_in_do
     );
     assert!(cp_c >= 0.5 && cp_n >= 0.5, "Thm. 6.7 / 6.8 rejected: {convex_ok}/{runs}, {nonconvex_ok}/{runs}");
     assert!(u_c > l * diam && u_n > l * l, "the thresholds became informative: add the power twin");
+    // With the thresholds vacuous (just asserted), every finite output in X meets them: one NaN
+    // or one output outside X fails here (the Clopper–Pearson line alone let 19 of 20 pass).
+    assert_eq!((convex_ok, nonconvex_ok), (runs, runs), "an output that is NaN or outside X");
     assert!(k_c.is_none_or(|n| n > 1 << 20) && k_n.is_none_or(|n| n > 1 << 20), "{k_c:?} {k_n:?}");
 }
 

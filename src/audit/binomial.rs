@@ -300,7 +300,7 @@ mod tests {
     }
 
     /// At n = 5·10⁷ (above the statrs range) the bounds stay below k/n and near the normal
-    /// approximation k/n − z_α·σ (z = 6.23 at α = 2.5e-10, σ = √(p(1−p)/n)): statrs' unconverged
+    /// approximation k/n − z_α·σ (z_α = Φ⁻¹(1 − α) ≈ 6.23 at α = 2.5e-10, σ = √(p(1−p)/n)): statrs' unconverged
     /// continued fraction returned 0.5000004 and 0.6000002 here, above the point estimates. The
     /// lower bound at k = 25000001 is pinned to 0.499560252974418861, at which a 40-digit mpmath
     /// binomial sum gives P(X ≥ k) = α(1 − 1.0e-6) (the shading): a tail read a factor 2 off moves
@@ -313,7 +313,8 @@ mod tests {
         assert!((pinned - 0.499_560_252_974_418_9).abs() < 1e-13, "{pinned}");
         for (k, p) in [(25_000_001u64, 0.5), (30_000_001, 0.6)] {
             let lo = clopper_pearson_lower(k, n, 2.5e-10).unwrap();
-            let normal = p - 6.23 * (p * (1.0 - p) / n as f64).sqrt();
+            let z = -crate::special::normal_quantile(2.5e-10);
+            let normal = p - z * (p * (1.0 - p) / n as f64).sqrt();
             assert!(lo < k as f64 / n as f64 && (lo - normal).abs() < 2e-5, "k {k}: {lo} vs {normal}");
             let hi = clopper_pearson_upper(k, n, 2.5e-10).unwrap();
             assert!(hi > k as f64 / n as f64 && (hi - (2.0 * p - normal)).abs() < 2e-5, "k {k}: {hi}");

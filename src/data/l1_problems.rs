@@ -89,7 +89,12 @@ impl LeastSquaresL1 {
 
     /// The l1-Lipschitz constant on the ball of radius R: `‖∇f‖_∞ ≤ |⟨a, x⟩ − y| ≤ R + ‖x_true‖₁ + s`.
     pub fn lipschitz_l1(&self, radius: f64) -> f64 {
-        radius + crate::linalg::norm_l1(&self.x_true) + self.noise_half_width
+        Self::lipschitz_l1_of(&self.x_true, self.noise_half_width, radius)
+    }
+
+    /// [`LeastSquaresL1::lipschitz_l1`] before any data is drawn: `R + ‖x_true‖₁ + s`.
+    pub fn lipschitz_l1_of(x_true: &[f64], noise_half_width: f64, radius: f64) -> f64 {
+        radius + crate::linalg::norm_l1(x_true) + noise_half_width
     }
 }
 
