@@ -446,6 +446,12 @@ fn alg4_tau_equation_and_invalid_inputs() {
     let small_b = SparseExponentialConfig { range_b: 0.1, ..cfg };
     assert!(matches!(small_b.run(&data, Loss::Absolute, Seeds::new(0)), Err(Error::InvalidParameter { .. })));
     assert!(matches!(sparse_net(4, 0.0, &Domain::L2Ball { radius: 1.0 }), Err(Error::InvalidParameter { .. })));
+    // the fields are public: one set to NaN or 0 after `new` is refused where it is read (a NaN L
+    // once solved into a tiny τ through `g(mid) < 0` being always false)
+    let nan_l = SparseExponentialConfig { lipschitz_l: f64::NAN, ..alg4_config(1.0, 0.5) };
+    assert!(matches!(nan_l.solve_tau(TauEquation::Corrected, 10, d, beta), Err(Error::InvalidParameter { .. })));
+    let zero_s = SparseExponentialConfig { sparsity_s: 0, ..alg4_config(1.0, 0.5) };
+    assert!(matches!(zero_s.run(&data, Loss::Absolute, Seeds::new(0)), Err(Error::InvalidParameter { .. })));
 }
 
 /// B5 (Stat): the draws of Algorithm 4 follow its exact pmf. Tiny net (τ = 0.75: k = 1, the 9

@@ -209,22 +209,7 @@ impl SparseExponentialConfig {
         domain: Domain,
         tau: TauChoice,
     ) -> Result<Self> {
-        check::positive("epsilon", epsilon)?;
-        check::positive("B (range)", range_b)?;
-        check::positive("L (Lipschitz)", lipschitz_l)?;
-        if sparsity_s == 0 {
-            return Err(Error::invalid("s (sparsity)", sparsity_s, ">= 1"));
-        }
-        radii(&domain, 1)?;
-        match tau {
-            TauChoice::Given(t) => {
-                check::positive("tau", t)?;
-            }
-            TauChoice::Solved { beta, .. } => {
-                check::open_unit("beta", beta)?;
-            }
-        }
-        Ok(SparseExponentialConfig {
+        let config = SparseExponentialConfig {
             epsilon,
             range_b,
             lipschitz_l,
@@ -232,7 +217,22 @@ impl SparseExponentialConfig {
             domain,
             tau,
             temperature: Temperature::Corrected,
-        })
+        };
+        config.check()?;
+        Ok(config)
+    }
+
+    /// The checks of [`SparseExponentialConfig::new`], repeated where the (public) fields are read,
+    /// so that a field set to NaN or 0 after construction is refused instead of giving a number.
+    fn check(&self) -> Result<()> {
+        check::positive("epsilon", self.epsilon)?;
+        check::positive("B (range)", self.range_b)?;
+        super::projection_mechanism::check_sparse_ball("L (Lipschitz)", self.lipschitz_l, self.sparsity_s)?;
+        radii(&self.domain, 1)?;
+        match self.tau {
+            TauChoice::Given(t) => check::positive("tau", t).map(|_| ()),
+            TauChoice::Solved { beta, .. } => check::open_unit("beta", beta).map(|_| ()),
+        }
     }
 
     /// The scale λ of `P(x) ∝ exp(−F_S(x)/λ)`: 2B/(εn) (corrected) or εn/B (printed).
@@ -258,12 +258,12 @@ impl SparseExponentialConfig {
     /// The root τ of `τ³/ln(d/(τβ)) = c` with `c = B/(L√s εn)` (corrected) or `L√s εn/B`
     /// (printed), by bisection on `g(τ) = τ³ − c·ln(d/(τβ))`, increasing on (0, d/β), from
     /// g(0⁺) = −∞ to g(d/β) = (d/β)³ > 0; the upper end of the final bracket is returned (200
-    /// halvings or adjacent floats). (B, L, s, ε) are this configuration's, checked by
-    /// [`SparseExponentialConfig::new`].
+    /// halvings or adjacent floats). (B, L, s, ε) are this configuration's, checked again here.
     ///
     /// # Errors
-    /// `InvalidParameter` for β ∉ (0, 1), n = 0 or d = 0.
+    /// `InvalidParameter` for β ∉ (0, 1), n = 0, d = 0, or an invalid field.
     pub fn solve_tau(&self, equation: TauEquation, n: usize, d: usize, beta: f64) -> Result<f64> {
+        self.check()?;
         check::open_unit("beta", beta)?;
         if n == 0 || d == 0 {
             return Err(Error::invalid("n and d", format!("{n}, {d}"), "both >= 1"));
@@ -281,9 +281,11 @@ impl SparseExponentialConfig {
     /// lie in [0, B].
     ///
     /// # Errors
-    /// As [`sparse_net`]; `InvalidParameter` for a loss value outside [0, B]; `NonFinite`.
+    /// As [`sparse_net`]; `InvalidParameter` for an invalid field or a loss value outside [0, B];
+    /// `NonFinite`.
     #[allow(clippy::type_complexity)]
     pub fn scores(&self, data: &Dataset, loss: Loss) -> Result<(f64, usize, Vec<Vec<f64>>, Vec<f64>)> {
+        self.check()?;
         let (n, d) = (data.n(), data.d());
         // Alg. 4, line 1: τ³/ln(d/(τβ)) = B/(L√s εn) (corrected), or τ given
         let tau = self.tau_for(n, d)?;
