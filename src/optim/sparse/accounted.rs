@@ -53,11 +53,8 @@ impl Accounted {
             ),
         };
         let (z, delta_gaussian) = match events.as_event() {
-            Some(DpEvent::Laplace { noise_multiplier }) => {
-                let privacy =
-                    PrivacyReport { epsilon: Some((1.0 / noise_multiplier).next_up()), delta: Some(0.0), sigma: 0.0 };
-                return Ok(Accounted { events, privacy });
-            }
+            // pure ε = 1/z rounded up, as the approximate-DP accountant reads a Laplace release
+            Some(DpEvent::Laplace { .. }) => return Accounted::approximate_dp(events, what),
             Some(DpEvent::Gaussian { noise_multiplier }) => (noise_multiplier, delta),
             Some(DpEvent::Composed(parts)) => match parts.as_slice() {
                 [DpEvent::EpsilonDelta { epsilon, delta: fail }, DpEvent::Gaussian { noise_multiplier }]
@@ -104,26 +101,22 @@ impl Accounted {
                 privacy: PrivacyReport { epsilon: Some(0.0), delta: Some(delta), sigma: 0.0 },
             });
         };
-        let privacy = if delta == 0.0 {
+        if delta == 0.0 {
             // basic composition of the Laplace releases by the approximate-DP accountant; a δ > 0
             // here means a non-pure event reached a pure run
-            let mut acc = ApproxDpAccountant::new(Neighbouring::ReplaceOne);
-            acc.compose(&event, 1)?;
-            let total = acc.total();
-            if total.delta != 0.0 {
+            let read = Accounted::approximate_dp(events, "bias-reduced estimator events")?;
+            if read.privacy.delta != Some(0.0) {
                 return Err(Error::Numerical {
                     what: "bias-reduced estimator accounting",
                     reason: format!("expected pure releases for delta = 0, found {}", event.describe()),
                 });
             }
-            PrivacyReport { epsilon: Some(total.epsilon), delta: Some(0.0), sigma: 0.0 }
-        } else {
-            let mut acc = RdpAccountant::new(Neighbouring::ReplaceOne);
-            acc.compose(&event, 1)?;
-            let epsilon = acc.epsilon(delta, Conversion::Improved)?.epsilon;
-            PrivacyReport { epsilon: Some(epsilon), delta: Some(delta), sigma: 0.0 }
-        };
-        Ok(Accounted { events, privacy })
+            return Ok(read);
+        }
+        let mut acc = RdpAccountant::new(Neighbouring::ReplaceOne);
+        acc.compose(&event, 1)?;
+        let epsilon = acc.epsilon(delta, Conversion::Improved)?.epsilon;
+        Ok(Accounted { events, privacy: PrivacyReport { epsilon: Some(epsilon), delta: Some(delta), sigma: 0.0 } })
     }
 }
 
