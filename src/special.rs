@@ -248,6 +248,26 @@ pub fn mul_up(a: f64, b: f64) -> f64 {
     if a.mul_add(b, -p) > 0.0 { p.next_up() } else { p }
 }
 
+/// `a·b` rounded **down** (same conditions as [`mul_up`]).
+pub fn mul_down(a: f64, b: f64) -> f64 {
+    let p = a * b;
+    if a.mul_add(b, -p) < 0.0 { p.next_down() } else { p }
+}
+
+/// `√x` rounded **up** (finite x ≥ 0, away from underflow): the correctly rounded root, raised by
+/// one ulp when its square fell below x (the residual `r² − x` computed with one rounding by a fused
+/// multiply-add, which keeps its sign).
+pub fn sqrt_up(x: f64) -> f64 {
+    let r = x.sqrt();
+    if r.mul_add(r, -x) < 0.0 { r.next_up() } else { r }
+}
+
+/// `√x` rounded **down** (same conditions as [`sqrt_up`]).
+pub fn sqrt_down(x: f64) -> f64 {
+    let r = x.sqrt();
+    if r.mul_add(r, -x) > 0.0 { r.next_down() } else { r }
+}
+
 /// The count `k` as a float rounded **up** (exact up to 2⁵³; above, the conversion rounds to
 /// nearest, possibly down, and is stepped up then).
 pub fn count_up(k: u64) -> f64 {
@@ -346,6 +366,36 @@ mod tests {
         );
         assert_eq!(div_up(1.0, 4.0), 0.25);
         assert_eq!(div_down(-1.0, 3.0), -(div_up(1.0, 3.0)));
+    }
+
+    /// Directed products and roots against exact integer arithmetic: on a, b ∈ [1, 2) with 53-bit
+    /// mantissas (a = i/2⁵², b = j/2⁵²) the exact product is i·j/2¹⁰⁴, and on x ∈ [1, 4) the exact
+    /// comparison of r² with x is (r·2⁵²)² against x·2¹⁰⁴, all in u128. A rounded-to-nearest result
+    /// fails one side in about half the cases (`raised` counts them).
+    #[test]
+    fn directed_products_and_roots_bracket_the_exact_value() {
+        use rand::Rng;
+        let mut rng = rand_pcg::Pcg64::new(0x5eed_0001, 0x0a02_bdbf_7bb3_c0a7);
+        let mantissa = |r: &mut rand_pcg::Pcg64| (1u64 << 52) | (r.next_u64() >> 12);
+        let scaled = |x: f64| -> u128 { (x * 2f64.powi(52)) as u128 }; // exact for x ∈ [1, 4)
+        let (mut raised_mul, mut raised_sqrt) = (0, 0);
+        for _ in 0..20_000 {
+            let (i, j) = (mantissa(&mut rng), mantissa(&mut rng));
+            let (a, b) = (i as f64 / 2f64.powi(52), j as f64 / 2f64.powi(52));
+            let exact = u128::from(i) * u128::from(j); // a·b·2¹⁰⁴
+            let (up, down) = (mul_up(a, b), mul_down(a, b));
+            assert!(scaled(up) << 52 >= exact && scaled(down) << 52 <= exact, "{a}·{b}: {down} {up}");
+            assert!(up == down || up == down.next_up(), "{a}·{b}: adjacent or equal");
+            raised_mul += usize::from(up != a * b) + usize::from(down != a * b);
+            let x = if i % 2 == 0 { a } else { 2.0 * a }; // both binades of [1, 4)
+            let (up, down) = (sqrt_up(x), sqrt_down(x));
+            let x_exact = scaled(x) << 52; // x·2¹⁰⁴
+            assert!(scaled(up).pow(2) >= x_exact && scaled(down).pow(2) <= x_exact, "√{x}: {down} {up}");
+            assert!(up == down || up == down.next_up(), "√{x}: adjacent or equal");
+            raised_sqrt += usize::from(up != x.sqrt()) + usize::from(down != x.sqrt());
+        }
+        assert!(raised_mul > 15_000 && raised_sqrt > 15_000, "directions mattered: {raised_mul} {raised_sqrt}");
+        assert_eq!((sqrt_up(4.0), sqrt_down(4.0), mul_down(3.0, 0.5)), (2.0, 2.0, 1.5));
     }
 
     #[test]

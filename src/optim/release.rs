@@ -36,7 +36,7 @@ use crate::accounting::{
 use crate::error::{Error, Result, check};
 use crate::rng::{DpRng, Seeds, Stream};
 use crate::sampling::{BatchSampler, TruncatedGeometric, uniform_ordered_subset};
-use crate::special::div_down;
+use crate::special::{add_up, div_down, div_up, mul_down, mul_up, sqrt_down, sqrt_up};
 pub mod epsilon_delta;
 pub mod public_draw;
 mod selection;
@@ -81,14 +81,14 @@ pub struct ReleasePlan {
 /// The shape of the noise on one released sum, given the run's σ.
 #[derive(Debug, Clone, Copy)]
 pub enum NoiseShape<'a> {
-    /// Isotropic, on a sum of per-example terms of ℓ2 norm ≤ `clip`: std `σ·C` (σ itself when
+    /// Isotropic, on a sum of per-example terms of ℓ2 norm ≤ `clip`: std `σ·C` rounded up (σ itself when
     /// C = ∞, a run without a privacy claim; `s·b` in the [`NoiseForm::StdOnMean`] form).
     Isotropic {
         /// C.
         clip: f64,
     },
     /// \[ADFJT\]'s ellipsoid `{g : Σⱼ (Cⱼ/B²) gⱼ² ≤ 1}`: whitened, each term has norm ≤ 1, so the
-    /// std of coordinate j is `σ·B/√Cⱼ` (σ when B = ∞).
+    /// std of coordinate j is `σ·B/√Cⱼ` rounded up (σ when B = ∞).
     Ellipsoid {
         /// B.
         clip_radius_b: f64,
@@ -123,7 +123,7 @@ struct ReleaseSetup {
     clipped: bool,
     private: bool,
     sigma: f64,
-    std_on_mean: Option<f64>,
+    std_on_sum: Option<f64>,
     normaliser: f64,
     step_event: Option<DpEvent>,
 }
@@ -193,7 +193,7 @@ impl PrivateRelease {
         };
         let private = clipped && requested > 0.0;
         // lines 2-3: σ and b (the std-on-mean form needs b to convert, so b comes first there)
-        let (sigma, std_on_mean, normaliser) = match form {
+        let (sigma, std_on_sum, normaliser) = match form {
             NoiseForm::Multiplier => {
                 if let Privacy::StdOnMean { .. } = privacy {
                     return Err(Error::invalid(
@@ -218,7 +218,9 @@ impl PrivateRelease {
                     other => (other, None),
                 };
                 let sigma = noise_multiplier_for(request, &sampler, neighbouring, &run_event)?;
-                (sigma, Some(given_std.unwrap_or(sigma * gradient_bound / b)), b)
+                // the std drawn on the sum: s·b for a given s (σ above is s·b/G rounded down);
+                // σ·G rounded up for a calibrated σ, so the draw is never below the recorded σ
+                (sigma, Some(given_std.map_or_else(|| mul_up(sigma, gradient_bound), |s| s * b)), b)
             }
         };
         // line 4: the event of one release
@@ -232,7 +234,7 @@ impl PrivateRelease {
             clipped,
             private,
             sigma,
-            std_on_mean,
+            std_on_sum,
             normaliser,
             step_event,
         };
@@ -255,7 +257,7 @@ impl PrivateRelease {
             clipped: true,
             private: sigma > 0.0,
             sigma,
-            std_on_mean: None,
+            std_on_sum: None,
             normaliser: 1.0,
             step_event: None,
         };
@@ -317,10 +319,12 @@ impl PrivateRelease {
             return Err(Error::invalid("clip", clip, "finite in a private run (an infinite clip bounds nothing)"));
         }
         self.stds.clear();
-        match (shape, self.setup.std_on_mean) {
-            (NoiseShape::Isotropic { .. }, Some(s)) => self.stds.push(s * self.setup.normaliser),
+        // Every std is rounded up from its exact value, so the noise drawn is never below the
+        // recorded σ's (a rounded-to-nearest σ·C falls below σ·C in about half the pairs).
+        match (shape, self.setup.std_on_sum) {
+            (NoiseShape::Isotropic { .. }, Some(std_on_sum)) => self.stds.push(std_on_sum),
             (NoiseShape::Isotropic { clip }, None) => {
-                self.stds.push(if clip.is_infinite() { self.setup.sigma } else { self.setup.sigma * clip })
+                self.stds.push(if clip.is_infinite() { self.setup.sigma } else { mul_up(self.setup.sigma, clip) })
             }
             (NoiseShape::Ellipsoid { clip_radius_b, ellipsoid_c }, None) => {
                 if ellipsoid_c.len() != sum.len() {
@@ -329,7 +333,8 @@ impl PrivateRelease {
                 if clip_radius_b.is_infinite() {
                     self.stds.resize(sum.len(), self.setup.sigma);
                 } else {
-                    self.stds.extend(ellipsoid_c.iter().map(|c| self.setup.sigma * clip_radius_b / c.sqrt()));
+                    let sigma_b = mul_up(self.setup.sigma, clip_radius_b);
+                    self.stds.extend(ellipsoid_c.iter().map(|&c| div_up(sigma_b, sqrt_down(c))));
                 }
             }
             (NoiseShape::Ellipsoid { .. }, Some(_)) => {
@@ -349,7 +354,7 @@ impl PrivateRelease {
             if self.releases_on_batch == 1 {
                 self.events.push(event.clone());
             } else {
-                let joint = self.setup.sigma / f64::from(self.releases_on_batch).sqrt();
+                let joint = div_down(self.setup.sigma, sqrt_up(f64::from(self.releases_on_batch)));
                 let joint_event = self.setup.sampler.scheme(self.setup.n).wrap(per_example_sum_gaussian(joint)?)?;
                 self.events.replace_last(joint_event);
             }
@@ -364,7 +369,7 @@ impl PrivateRelease {
     /// # Errors
     /// `InvalidParameter` for a negative or non-finite sensitivity.
     pub fn release_statistic(&mut self, values: &mut [f64], sensitivity: f64) -> Result<f64> {
-        let std = self.setup.sigma * check::non_negative("sensitivity", sensitivity)?;
+        let std = mul_up(self.setup.sigma, check::non_negative("sensitivity", sensitivity)?);
         self.release_statistic_with_std(values, std, self.setup.sigma)?;
         Ok(std)
     }
@@ -420,7 +425,9 @@ impl PrivateRelease {
         self.releases += 1;
         if let Some(event) = event {
             match self.subsample.as_mut() {
-                Some(open) => open.inverse_square_sum += 1.0 / (sigma * sigma),
+                Some(open) => {
+                    open.inverse_square_sum = add_up(open.inverse_square_sum, div_up(1.0, mul_down(sigma, sigma)))
+                }
                 None => self.events.push(event),
             }
         }
@@ -487,9 +494,9 @@ impl PrivateRelease {
     pub fn close_subsample(&mut self) -> Result<()> {
         let Some(open) = self.subsample.take() else { return Ok(()) };
         if open.inverse_square_sum > 0.0 {
-            // z = 1/√(Σ 1/zᵢ²): two roundings up to here, so shrink by 4 ulps (a smaller z is the
+            // z = 1/√(Σ 1/zᵢ²), the sum rounded up term by term and z down (a smaller z is the
             // safe direction: more privacy loss is reported, never less).
-            let z = (1.0 / open.inverse_square_sum.sqrt()) * (1.0 - 4.0 * f64::EPSILON);
+            let z = div_down(1.0, sqrt_up(open.inverse_square_sum));
             let event = DpEvent::sampled_without_replacement(open.n as u64, open.m as u64, DpEvent::gaussian(z)?)?;
             self.events.push(event);
         }
@@ -620,3 +627,6 @@ pub fn batch_normaliser(
     }
     Ok(sampler.expected_batch_size(n))
 }
+
+#[cfg(test)]
+mod tests;

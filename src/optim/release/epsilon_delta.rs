@@ -41,7 +41,7 @@ impl PrivateRelease {
         }
         let std = check::positive("noise std", std)?;
         let sensitivity = check::positive("sensitivity", sensitivity)?;
-        let delta = gaussian::delta_for_epsilon_upper(epsilon, std / sensitivity)?;
+        let delta = gaussian::delta_for_epsilon_upper(epsilon, crate::special::div_down(std, sensitivity))?;
         let claim = DpEvent::epsilon_delta(epsilon, delta)?;
         self.check_subsample_kind(SubsampleRecord::Claim)?;
         crate::noise::add_gaussian(&mut self.noise, values, std)?;
