@@ -578,3 +578,24 @@ fn simplex_projection_by_hand() {
     assert_eq!(Domain::parse("simplex").unwrap(), Domain::Simplex);
     assert!(Domain::Simplex.contains(&[0.25, 0.75]) && !Domain::Simplex.contains(&[0.5, 0.6]));
 }
+
+/// A per-example term whose norm is not finite clips to the zero vector (a point of every clip
+/// set) with a finite clip, and is left alone without one: `C/∞ = 0` times an ∞ coordinate
+/// would give NaN, and the radial ellipsoid projection once looped forever on NaN.
+#[test]
+fn non_finite_terms_clip_to_zero() {
+    for x in [[f64::INFINITY, 1.0], [f64::NAN, 0.0], [f64::MAX, f64::MAX]] {
+        let mut y = x;
+        assert_eq!(clip_l2(&mut y, 1.0), 0.0);
+        assert_eq!(y, [0.0, 0.0], "{x:?}");
+        for kind in [EllipsoidProjection::Radial, EllipsoidProjection::Euclidean] {
+            let mut y = x;
+            project_ellipsoid(&mut y, &[1.0, 4.0], kind);
+            assert_eq!(y, [0.0, 0.0], "{x:?} {kind:?}");
+        }
+    }
+    let mut y = [f64::INFINITY, 1.0];
+    assert_eq!(clip_l2(&mut y, f64::INFINITY), 1.0);
+    assert_eq!(y, [f64::INFINITY, 1.0], "no clip, no change");
+    assert_eq!(dpref::geometry::clip_scale(f64::NAN, 2.0), 0.0);
+}

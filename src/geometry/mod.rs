@@ -24,16 +24,29 @@ use crate::error::{Error, Result, check};
 use crate::linalg::{norm_diag_mahalanobis, norm_l2};
 
 /// The factor `min(1, C/‖x‖₂)` that [`clip_l2`] applies to a vector of norm `norm`: exactly 1
-/// when `norm ≤ C` or `C = ∞`. The one definition of the clip, shared by the code paths that know
-/// a per-example norm without materialising the vector (the MLP's factored norms, sparse GLMs).
+/// when `norm ≤ C` or `C = ∞`; **0** when the norm is not finite (an overflowed or NaN
+/// per-example term) and C is: the term then contributes the zero vector, a point of the C-ball,
+/// where `C/∞ = 0` times the term's ∞ would release NaN exactly when that record is in the batch.
+/// Callers skip a term whose factor is 0 (never multiply it into the term). The one definition of
+/// the clip, shared by the code paths that know a per-example norm without materialising the
+/// vector (the MLP's factored norms, sparse GLMs).
 pub fn clip_scale(norm: f64, c: f64) -> f64 {
-    if norm <= c || c.is_infinite() { 1.0 } else { c / norm }
+    if c.is_infinite() || norm <= c {
+        1.0
+    } else if norm.is_finite() {
+        c / norm
+    } else {
+        0.0
+    }
 }
 
-/// `x ← x·min(1, C/‖x‖₂)`; returns the factor applied. `C = ∞` leaves x unchanged.
+/// `x ← x·min(1, C/‖x‖₂)`; returns the factor applied. `C = ∞` leaves x unchanged; a finite C
+/// maps an x whose norm is not finite to 0 (see [`clip_scale`]).
 pub fn clip_l2(x: &mut [f64], c: f64) -> f64 {
     let f = clip_scale(norm_l2(x), c);
-    if f != 1.0 {
+    if f == 0.0 {
+        x.fill(0.0);
+    } else if f != 1.0 {
         for v in x.iter_mut() {
             *v *= f;
         }
@@ -47,7 +60,8 @@ pub fn clip_l2(x: &mut [f64], c: f64) -> f64 {
 /// weighted part of a weighted l2 projection evaluated a hair outside by `norm_l2`).
 fn shrink_until(x: &mut [f64], movable: impl Fn(usize) -> bool, fits: impl Fn(&[f64]) -> bool) {
     let mut passes = 0u32;
-    while !fits(x) {
+    // (a NaN never fits: it is left for the caller's finiteness check instead of looping forever)
+    while !fits(x) && x.iter().all(|v| v.is_finite()) {
         for (j, v) in x.iter_mut().enumerate() {
             if passes >= 64 || movable(j) {
                 *v *= 1.0 - f64::EPSILON;
@@ -68,6 +82,8 @@ pub enum EllipsoidProjection {
 }
 
 /// Projects `x` onto `{y : Σ aⱼ yⱼ² ≤ 1}` (`a > 0`, finite). Returns `‖x‖_A` before projection.
+/// An x whose `‖x‖_A` is not finite (an overflowed or NaN per-example term) maps to 0, a point
+/// of the ellipsoid, as in [`clip_scale`].
 ///
 /// Euclidean variant: outside the ellipsoid, `yⱼ = xⱼ/(1 + λaⱼ)` with λ > 0 the root of the convex
 /// decreasing `φ(λ) = Σ aⱼxⱼ²/(1 + λaⱼ)² − 1`, bracketed in `[(‖x‖_A − 1)/a_max, (‖x‖_A − 1)/a_min]`
@@ -77,6 +93,10 @@ pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) ->
     debug_assert_eq!(x.len(), a.len(), "invariant: dimensions agree");
     let norm_a = norm_diag_mahalanobis(x, a);
     if norm_a <= 1.0 {
+        return norm_a;
+    }
+    if !norm_a.is_finite() {
+        x.fill(0.0);
         return norm_a;
     }
     match kind {

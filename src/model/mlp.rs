@@ -231,6 +231,9 @@ impl Model for Mlp {
             self.forward(w, data.row(i), y, &mut ws);
             let norm = self.backward(w, y, &mut ws).sqrt();
             let scale = crate::geometry::clip_scale(norm, clip);
+            if scale == 0.0 {
+                continue; // a non-finite term contributes 0 (clip_scale)
+            }
             self.add_gradient(scale, &ws, out);
         }
     }
