@@ -226,6 +226,29 @@ fn prop_second_moment_paper_variance_runs_when_the_active_set_empties() {
     assert_eq!(est.events.len(), 1, "only round 1 released anything");
 }
 
+/// A round whose sensitivity ρ_t²/n or printed std underflows would release its data-dependent
+/// statistic with no noise and no event; such a T_est is refused up front (from public values
+/// only). Input of the review that found it: 2000 rows of 1e-90, r = 1, T_est = 300, printed
+/// variance at ε = 1e3: 300 rounds ran, 266 events were recorded (ρ_t⁴ underflows for t ≥ 272),
+/// and σ̂ doubled exactly with the data. The multiplier form is refused where ρ_t²/n underflows
+/// (t ≳ 510 at n = 2000); T_est = 200 runs and records one event per round that released.
+#[test]
+fn second_moment_rounds_whose_noise_underflows_are_refused() {
+    let data = Dataset::new(vec![1e-90; 2000], vec![0.0; 2000], 1).unwrap();
+    let cfg = |rounds: u32, noise| SecondMomentConfig { moment_ratio_r: 1.0, rounds_t_est: Some(rounds), noise };
+    let paper = MomentNoise::PaperVariance { epsilon: 1e3, delta: 1e-5 };
+    for (rounds, noise) in [(300, paper), (272, paper), (600, MomentNoise::Multiplier(1.0))] {
+        let err = private_second_moments(&data, &cfg(rounds, noise), Seeds::new(1)).unwrap_err();
+        assert!(matches!(err, Error::InvalidParameter { name: "rounds T_est", .. }), "{rounds}: {err}");
+    }
+    for noise in [paper, MomentNoise::Multiplier(1.0)] {
+        let est = private_second_moments(&data, &cfg(200, noise), Seeds::new(1)).unwrap();
+        assert!(est.noise_stds.iter().all(|&s| s >= f64::MIN_POSITIVE), "{:?}", est.noise_stds);
+        let released = (1..=200).filter(|&t| active_at(&est.sigma_hat, t) > 0).count();
+        assert_eq!(est.events.len(), released as u64, "one event per round with a non-empty U");
+    }
+}
+
 /// O12 (outputs): with noise on or off, every σ̂ⱼ is one of `2⁻¹, …, 2^{−T_est}` (each
 /// coordinate is assigned, once: by a detection or by the final fill-in). Invalid settings are
 /// typed errors; `T_est = ⌈1.5 log₂ d⌉` (≥ 1).

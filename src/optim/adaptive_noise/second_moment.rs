@@ -121,6 +121,29 @@ pub fn private_second_moments(
         }
         MomentNoise::Multiplier(z) => Some(check::non_negative("moment noise multiplier", z)?),
     };
+    // The printed variance of line 5: sigma_t^2 = rho_t^4 T^2 d ln(T/delta) / (n^2 eps^2).
+    let paper_std = |rho2: f64, epsilon: f64, delta: f64| {
+        let te = T_est as f64;
+        (rho2 * rho2 * te * te * d as f64 * (te / delta).ln() / ((n * n) as f64 * epsilon * epsilon)).sqrt()
+    };
+    // Every round's sensitivity rho_t^2/n (and printed std) must stay a normal float: where it
+    // underflows, a round would release a data-dependent statistic with no noise and no event.
+    // rho_t falls with t, so the last round decides; the check reads public values only.
+    let rho_last = 4.0 * r * r.ln().max(1.0) * (1.0 - T_est as f64).exp2();
+    let smallest = match config.noise {
+        MomentNoise::PaperVariance { epsilon, delta } => {
+            paper_std(rho_last * rho_last, epsilon, delta).min(rho_last * rho_last / n as f64)
+        }
+        _ => rho_last * rho_last / n as f64,
+    };
+    if smallest.is_nan() || smallest < f64::MIN_POSITIVE {
+        return Err(Error::invalid(
+            "rounds T_est",
+            T_est,
+            "small enough that the last round's sensitivity rho_T^2/n and noise std stay normal floats (below, a \
+             round would release its statistic without noise or event)",
+        ));
+    }
     // Round t's release is a Gaussian mechanism on a statistic of declared sensitivity Delta_t.
     let mut release = PrivateRelease::statistics(z_round.unwrap_or(0.0), seeds)?;
     let mut noise_stds = Vec::new();
@@ -142,9 +165,7 @@ pub fn private_second_moments(
         let std = match (z_round, config.noise) {
             (Some(_), _) => release.release_statistic(&mut v, sensitivity)?,
             (None, MomentNoise::PaperVariance { epsilon, delta }) => {
-                let te = T_est as f64;
-                let std = (rho2 * rho2 * te * te * d as f64 * (te / delta).ln() / ((n * n) as f64 * epsilon * epsilon))
-                    .sqrt();
+                let std = paper_std(rho2, epsilon, delta);
                 release.release_statistic_given_std(&mut v, std, sensitivity)?;
                 std
             }
