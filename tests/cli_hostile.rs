@@ -376,6 +376,36 @@ fn messages_name_the_flag_and_the_fix() {
     );
 }
 
+/// Flags that a request would ignore are refused, not dropped: `--conversion` (and `--orders`)
+/// with the PLD accountant alone, and `--delta` on a run that makes no privacy claim (`--clip
+/// none`, `--sigma 0`); both once exited 0 without a word. A private run's clip must be at least
+/// 2⁻⁹⁶⁹: `--clip 5e-324` once reported ε = 2.90 for clipped gradients of norm up to √2·C.
+#[test]
+fn ignored_flags_and_subnormal_clips_are_refused() {
+    let dir = TempDir::new("cli-hostile-ignored");
+    let data = dir.file("d.csv", "x,y\n1,0\n2,1\n3,0\n4,1\n");
+    let acc = ["account", "--sigma", "1", "--steps", "10", "--delta", "1e-5", "--q", "0.1", "--accountant", "pld"];
+    assert_refused(&[&acc[..], &["--conversion", "classic"]].concat(), &["--conversion", "--accountant pld"]);
+    assert_refused(&[&acc[..], &["--conversion", "improved"]].concat(), &["--conversion"]);
+    assert_refused(&[&acc[..], &["--orders", "2,4"]].concat(), &["--orders"]);
+    let calibrate = ["calibrate", "--target-epsilon", "1", "--steps", "10", "--delta", "1e-5", "--q", "0.1"];
+    assert_refused(&[&calibrate[..], &["--accountant", "pld", "--conversion", "classic"]].concat(), &["--conversion"]);
+    assert_ok(&acc);
+    let all = ["account", "--sigma", "1", "--steps", "10", "--delta", "1e-5", "--q", "0.1", "--accountant", "all"];
+    assert_ok(&[&all[..], &["--conversion", "classic"]].concat());
+    let run = ["run", "dp-sgd", "--loss", "logistic", "--data", &data, "--steps", "2", "--batch-size", "2"];
+    for extra in [&["--sigma", "1", "--delta", "1e-5", "--clip", "none"][..], &["--sigma", "0", "--delta", "1e-5"]] {
+        assert_refused(&[&run[..], extra].concat(), &["--delta", "makes none", "drop --delta"]);
+    }
+    for clip in ["5e-324", "1e-300"] {
+        assert_refused(
+            &[&run[..], &["--sigma", "1", "--delta", "1e-5", "--clip", clip]].concat(),
+            &["clip = ", "2^-969"],
+        );
+    }
+    assert_ok(&[&run[..], &["--sigma", "1", "--clip", "none"]].concat());
+}
+
 #[test]
 fn help_is_plain_grouped_and_lists_exit_codes() {
     let top = assert_ok(&["--help"]);

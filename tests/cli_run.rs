@@ -262,6 +262,7 @@ fn cli_run_dp2_json_contract_determinism_and_bad_input() {
         vec!["dp2-rmsprop", "--delay-adaptive", "0"],
         vec!["dp2-rmsprop", "--clip-adaptive", "0"],
         vec!["dp2-rmsprop", "--clip-sgd", "-1"],
+        vec!["dp2-rmsprop", "--clip-sgd", "inf"],
         vec!["dp2-rmsprop", "--learning-rate-adaptive", "0"],
         vec!["dp2-rmsprop", "--nu", "0"],
         vec!["dp2-rmsprop", "--beta2", "1"],

@@ -207,10 +207,15 @@ fn unclipped_or_noiseless_runs_record_no_event() {
 /// A private run's clip must bound something: an infinite (or NaN) clip in a private run is
 /// refused before any noise is drawn or event recorded, for both shapes (it would draw std σ
 /// instead of σ·C while recording the event of a clip-1 sum: [AFKT] Alg. 1 with an L whose
-/// clip L√d overflowed once reported (1, 1e-5)-DP on unclipped gradients).
+/// clip L√d overflowed once reported (1, 1e-5)-DP on unclipped gradients). A clip below 2⁻⁹⁶⁹
+/// is refused too: at C = 5e-324, (0.6, 0.6) clips to (5e-324, 5e-324), of norm √2·C, and a
+/// DP-SGD run at `--clip 5e-324` once reported ε = 2.90 for it.
 #[test]
-fn a_private_run_refuses_an_infinite_clip() {
-    for clip in [f64::INFINITY, f64::NAN] {
+fn a_private_run_refuses_an_infinite_or_subnormal_clip() {
+    let mut clipped = [0.6, 0.6];
+    dpref::geometry::clip_l2(&mut clipped, 5e-324);
+    assert_eq!(clipped, [5e-324, 5e-324], "the subnormal grid breaks the clip");
+    for clip in [f64::INFINITY, f64::NAN, 5e-324, 1e-300, dpref::optim::SMALLEST_PRIVATE_CLIP.next_down()] {
         let mut release = PrivateRelease::new(plan(sigma(1.0), true), Seeds::new(10)).unwrap();
         assert!(release.is_private());
         let mut batch = Vec::new();
@@ -225,6 +230,10 @@ fn a_private_run_refuses_an_infinite_clip() {
         let done = release.finish().unwrap();
         assert!(done.events.is_empty() && done.releases == 0, "no event recorded");
     }
+    let mut release = PrivateRelease::new(plan(sigma(1.0), true), Seeds::new(10)).unwrap();
+    let mut batch = Vec::new();
+    release.sample(&mut batch);
+    release.release(&mut [0.0], NoiseShape::Isotropic { clip: dpref::optim::SMALLEST_PRIVATE_CLIP }).unwrap();
 }
 
 /// An absolute std on the mean belongs to [ZCHWB] Algorithm 1's form only: a DP-SGD-style run

@@ -26,7 +26,8 @@ pub use dp2::{Dp2Config, dp2, dp2_extra_query};
 pub use dpagd::{Algorithm1Config, MinibatchConfig, dp_minibatch, dpagd};
 pub use release::public_draw::MEASUREMENT_STREAM;
 pub use release::{
-    NoiseForm, NoiseShape, PrivateRelease, PrivateSelection, ReleasePlan, ReleaseSummary, SelectionMechanism,
+    NoiseForm, NoiseShape, PrivateRelease, PrivateSelection, ReleasePlan, ReleaseSummary, SMALLEST_PRIVATE_CLIP,
+    SelectionMechanism,
 };
 pub use run_settings::RunSettings;
 pub use run_spec::RunSpec;

@@ -97,6 +97,12 @@ pub enum NoiseShape<'a> {
     },
 }
 
+/// The smallest clip a private release accepts, 2⁻⁹⁶⁹ = 2⁵³·`f64::MIN_POSITIVE`: above it, a clipped
+/// coordinate that lands on the subnormal grid errs by at most 2⁻¹⁰⁷⁵ ≤ 2⁻¹⁰⁶·C, far below the
+/// O(d·u) rounding of the clip itself (proofs/geometry.md §5); at C = 5e-324, (0.6, 0.6) clips to
+/// (5e-324, 5e-324), of norm √2·C.
+pub const SMALLEST_PRIVATE_CLIP: f64 = f64::MIN_POSITIVE * 9_007_199_254_740_992.0;
+
 /// The private step of a run: batch sampling, noise and privacy events, drawn and recorded
 /// together (see the module doc).
 #[derive(Debug)]
@@ -317,6 +323,14 @@ impl PrivateRelease {
         };
         if self.setup.private && !clip.is_finite() {
             return Err(Error::invalid("clip", clip, "finite in a private run (an infinite clip bounds nothing)"));
+        }
+        if self.setup.private && clip < SMALLEST_PRIVATE_CLIP {
+            return Err(Error::invalid(
+                "clip",
+                clip,
+                "at least 2^-969 (about 2.0e-292) in a private run: below, the clipped coordinates round on the \
+                 subnormal grid and their norm can exceed the clip by far more than a rounding error",
+            ));
         }
         self.stds.clear();
         // Every std is rounded up from its exact value, so the noise drawn is never below the

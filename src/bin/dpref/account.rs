@@ -23,6 +23,17 @@ pub(crate) struct Request {
 }
 
 impl MechanismArgs {
+    /// Refuses the flags only the RDP accountant reads (`--orders`, `--conversion`) for a
+    /// PLD-only request, instead of ignoring them.
+    pub(crate) fn refuse_rdp_only_flags(&self) -> CliResult<()> {
+        for (flag, given) in [("--orders", self.orders.is_some()), ("--conversion", self.conversion.is_some())] {
+            if given {
+                return Err(usage(format!("{flag} applies to the RDP accountant; drop it with --accountant pld")));
+            }
+        }
+        Ok(())
+    }
+
     /// Checks every flag here, naming it, before the library sees it.
     pub(crate) fn resolve(&self) -> CliResult<Request> {
         let (q, b, n) = (self.q, self.batch_size, self.dataset_size);
@@ -120,8 +131,8 @@ impl MechanismArgs {
             NeighbouringArg::ReplaceOne => Neighbouring::ReplaceOne,
         };
         let conversion = match self.conversion {
-            ConversionArg::Improved => Conversion::Improved,
-            ConversionArg::Classic => Conversion::Classic,
+            None | Some(ConversionArg::Improved) => Conversion::Improved,
+            Some(ConversionArg::Classic) => Conversion::Classic,
         };
         if let Some(o) = &self.orders {
             RdpAccountant::with_orders(o.clone(), neighbouring)?; // the library's own check
@@ -238,9 +249,9 @@ pub(crate) fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
     require_positive("--target-epsilon", args.target_epsilon)?;
     let pld = match args.mech.accountant {
         AccountantArg::Rdp => false,
-        AccountantArg::Pld if args.mech.orders.is_none() => true,
         AccountantArg::Pld => {
-            return Err(usage("--orders applies to the RDP accountant; drop it with --accountant pld"));
+            args.mech.refuse_rdp_only_flags()?;
+            true
         }
         AccountantArg::All => return Err(usage("calibrate takes --accountant rdp or pld (all is for account)")),
     };

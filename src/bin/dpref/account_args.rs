@@ -68,9 +68,9 @@ pub(crate) struct MechanismArgs {
     /// Accountant.
     #[arg(long, value_enum, default_value = "rdp")]
     pub(crate) accountant: AccountantArg,
-    /// RDP to (epsilon, delta) conversion (RDP only).
-    #[arg(long, value_enum, default_value = "improved")]
-    pub(crate) conversion: ConversionArg,
+    /// RDP to (epsilon, delta) conversion (RDP only; refused with --accountant pld) [default: improved].
+    #[arg(long, value_enum)]
+    pub(crate) conversion: Option<ConversionArg>,
     /// RDP orders, comma-separated, each in (1, 10000], at most 1000 of them; default: 1.1..10.9
     /// by 0.1, 11..64, 72..1024.
     #[arg(long, value_delimiter = ',')]

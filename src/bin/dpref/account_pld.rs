@@ -20,8 +20,11 @@ fn bracket(req: &Request, sigma: f64) -> CliResult<(EpsilonBracket, f64)> {
 
 /// `--accountant pld` (`with_rdp = false`) or `all`.
 pub(crate) fn account_pld(args: &AccountArgs, req: &Request, with_rdp: bool) -> CliResult<String> {
-    if args.mech.orders.is_some() {
-        return Err(usage("--orders applies to the RDP accountant; drop it with --accountant pld"));
+    if with_rdp && args.mech.orders.is_some() {
+        return Err(usage("--orders applies to the RDP accountant; drop it with --accountant all"));
+    }
+    if !with_rdp {
+        args.mech.refuse_rdp_only_flags()?;
     }
     let (b, interval) = bracket(req, args.sigma)?;
     let rdp = if with_rdp {

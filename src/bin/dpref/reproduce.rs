@@ -44,13 +44,10 @@ pub(crate) fn reproduce(args: &ReproduceArgs) -> Result<()> {
         let outcome = experiments::run_named(name, &options, &args.out)?;
         let files: Vec<String> = outcome.files.iter().map(|p| p.display().to_string()).collect();
         // A closed stdout (`| head`) is not an error: the files are still written.
-        write_stdout(&format!(
-            "{}\n(written to {} in {:.1} s)\n\n",
-            outcome.markdown,
-            files.join(", "),
-            outcome.seconds
-        ))
-        .map_err(|e| Error::Io { path: "stdout".into(), message: e.to_string() })?;
+        // The timing goes to stderr: stdout is the same for the same seed, byte for byte.
+        write_stdout(&format!("{}\n(written to {})\n\n", outcome.markdown, files.join(", ")))
+            .map_err(|e| Error::Io { path: "stdout".into(), message: e.to_string() })?;
+        eprintln!("{name}: {:.1} s", outcome.seconds);
         done.push(outcome);
         experiments::write_index(&args.out, &options, &done)?;
     }

@@ -20,6 +20,13 @@ impl RunSpec {
         }
         self.check_family()?;
         self.check_ranges()?;
+        if self.delta.is_some() && self.epsilon.is_none() && !self.is_private() {
+            return Err(refuse(
+                "delta",
+                "`delta` is the delta of a privacy claim, but this run makes none (`clip` none or `sigma` 0): \
+                 drop `delta`",
+            ));
+        }
         let reports_epsilon = self.epsilon.is_some() || (self.is_private() && self.delta.is_some());
         if self.sampling == Some(Sampling::WithReplacement) && reports_epsilon {
             let fix = if self.epsilon.is_some() {
@@ -124,7 +131,7 @@ impl RunSpec {
         }
         for (parameter, c) in [("clip_sgd", self.clip_sgd), ("clip_adaptive", self.clip_adaptive)] {
             if let Some(c) = c {
-                require(parameter, c, c > 0.0, "> 0")?;
+                require(parameter, c, c.is_finite() && c > 0.0, "> 0 and finite")?;
             }
         }
         if self.phases == Some(0) {
