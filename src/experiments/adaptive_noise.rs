@@ -350,7 +350,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         )
     );
     md += &format!(
-        "n = {N}, d = {D}, b = {BATCH} (Poisson, q = {:.4}), {steps} steps ({epochs} epochs), delta = {DELTA:e}, X = \
+        "n = {N}, d = {D}, b = {BATCH} (Poisson, q = {}), {steps} steps ({epochs} epochs), delta = {DELTA:e}, X = \
          [-1, 1]^d, {runs} reported runs per cell (medians), step size tuned on the paper's grid {STEP_GRID:?} with \
          {tune_runs} separate runs, the grid extended (x2 above, /2 below, at most {MAX_EXTENSIONS} values) where its \
          edge won. B for the adapted ellipsoid: {adapted_b:.4} (median of ||a||_C on public data). Loss at the planted \

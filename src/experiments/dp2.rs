@@ -425,7 +425,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         "### Synthetic sparse bag-of-words logistic regression\n\n\
          n = {} train / {} test, d = {}, {} words per document (Zipf exponent 1), informative words of frequency ranks {:?} \
          (weights +-1), Poisson b = {BATCH} \
-         (q = {q:.5}), {} epochs ({steps} steps), every method calibrated to (epsilon = {EPSILON}, delta = {DELTA}); \
+         (q = {q}), {} epochs ({steps} steps), every method calibrated to (epsilon = {EPSILON}, delta = {DELTA}); \
          tuned by the final training loss on one seed, medians over {} seeds.\n\n\
          | method | sigma | epsilon | alpha1 | alpha2 | C1 | C2 | s | tuned axis: values searched | train loss | test acc |\n\
          |---|---|---|---|---|---|---|---|---|---|---|\n",

@@ -255,7 +255,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     );
     md += &format!(
         "### Synthetic 10-class data, MLP {}-{}-10\n\n\
-         n = {} train / {} test, separation {separation}, Poisson b = {BATCH} (q = {q:.5}), {} epochs ({steps} steps), \
+         n = {} train / {} test, separation {separation}, Poisson b = {BATCH} (q = {q}), {} epochs ({steps} steps), \
          clip C = 1, delta = {DELTA:e}, step size from the paper's grid {{0.1, 0.01, 0.001}} by the lowest median final \
          training loss (the paper's rule), the grid extended by factors of sqrt(10) beyond an edge that wins (at most \
          {MAX_EXTENSIONS} values), decayed x0.1 every {decay_every} steps; medians over {} seeds. sigma is calibrated for each epsilon on this \

@@ -317,7 +317,7 @@ fn table(title: &str, var: &str, points: &[Point]) -> String {
     );
     for p in points {
         md += &format!(
-            "| {} | {} | {} | {} | {:.4e} | {}{} | {:.3} | {:.4e} | {} ({}) | {} | {:.3} |\n",
+            "| {} | {} | {} | {} | {:.4e} | {}{} | {:.3} | {:.4e} | {} ({}) | {} | {} |\n",
             super::short(p.x),
             p.n,
             p.d,
@@ -330,7 +330,7 @@ fn table(title: &str, var: &str, points: &[Point]) -> String {
             p.fw.phases_t,
             (1u64 << (p.fw.phases_t + 1)) - 2,
             p.fw.batch_b,
-            p.fw.epsilon
+            super::report::decimals_up(p.fw.epsilon, 3)
         );
     }
     md + "\n"

@@ -7,6 +7,7 @@
 //! are the papers' own (see each row's `source`; bibliography and the reference vectors G1–G3 in
 //! `proofs/README.md`).
 
+use super::report::decimals_up;
 use crate::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
 use crate::error::Result;
 use serde::Serialize;
@@ -256,21 +257,21 @@ pub fn markdown(rows: &[Row]) -> String {
         let claim = st.claimed_epsilon.map_or("-".to_string(), |c| format!("{c}"));
         let order = r.order_improved.map_or("-".to_string(), |o| format!("{o}"));
         s += &format!(
-            "| {} | {:.6} | {} | {} | {:e} | {} | {:.4} | {:.4} ({}) | {:.4} | {} |\n",
+            "| {} | {} | {} | {} | {:e} | {} | {} | {} ({}) | {} | {} |\n",
             st.name,
             r.q,
             st.sigma,
             st.steps,
             st.delta,
             claim,
-            r.epsilon_classic,
-            r.epsilon_improved,
+            decimals_up(r.epsilon_classic, 4),
+            decimals_up(r.epsilon_improved, 4),
             order,
-            r.epsilon_wor_replace_one,
+            decimals_up(r.epsilon_wor_replace_one, 4),
             r.verdict
         );
     }
-    s += "\nAll epsilons are upper bounds from dpref's RDP accountant (Poisson sampling, add/remove, unless stated). \
+    s += "\nAll epsilons are upper bounds from dpref's RDP accountant, rounded up at the last digit shown (Poisson sampling, add/remove, unless stated). \
           The without-replacement column uses fixed-size batches under replace-one neighbouring, where a replaced \
           record moves the clipped sum by 2C (event multiplier sigma/2).\n\n";
     let mut seen = std::collections::HashSet::new();

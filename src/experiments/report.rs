@@ -112,6 +112,51 @@ pub fn settings_block(experiment: &str, options: &Options, delta: &str, repetiti
     )
 }
 
+/// `x` printed with `decimals` decimals, rounded **up** (an upper bound printed in a table stays an
+/// upper bound): the exact binary value's decimal expansion, cut after `decimals` digits and
+/// raised by one unit of the last digit when anything non-zero was cut. Non-finite and negative
+/// values print as `{x}` (no privacy number here is negative).
+pub(crate) fn decimals_up(x: f64, decimals: usize) -> String {
+    directed_decimals(x, decimals, true)
+}
+
+/// `x` with `decimals` decimals, rounded **down** (a lower bound stays a lower bound); as
+/// [`decimals_up`].
+pub(crate) fn decimals_down(x: f64, decimals: usize) -> String {
+    directed_decimals(x, decimals, false)
+}
+
+fn directed_decimals(x: f64, decimals: usize, up: bool) -> String {
+    if !x.is_finite() || x < 0.0 {
+        return format!("{x}");
+    }
+    // 1074 decimals print any f64 exactly (its last bit is ≥ 2⁻¹⁰⁷⁴).
+    let exact = format!("{x:.1074}");
+    let (whole, fraction) = exact.split_once('.').unwrap_or((&exact, ""));
+    let (kept, cut) = fraction.split_at(decimals.min(fraction.len()));
+    let mut digits: Vec<u8> = format!("{whole}{kept}").into_bytes();
+    if up && cut.bytes().any(|b| b != b'0') {
+        // add one unit in the last kept place, carrying left
+        let mut i = digits.len();
+        loop {
+            if i == 0 {
+                digits.insert(0, b'1');
+                break;
+            }
+            i -= 1;
+            if digits[i] == b'9' {
+                digits[i] = b'0';
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    let digits = String::from_utf8(digits).unwrap_or_default();
+    let (whole, kept) = digits.split_at(digits.len() - kept.len());
+    if kept.is_empty() { whole.to_string() } else { format!("{whole}.{kept}") }
+}
+
 /// The verdict's first words: "REPRODUCED" or "NOT reproduced".
 pub(crate) fn reproduced_or_not(reproduced: bool) -> &'static str {
     if reproduced { "REPRODUCED" } else { "NOT reproduced" }
@@ -224,7 +269,8 @@ pub struct Outcome {
     pub summary: String,
     /// Every file written, report first.
     pub files: Vec<PathBuf>,
-    /// Wall-clock seconds.
+    /// Wall-clock seconds (printed on stderr only: the reports and stdout are the same for the same
+    /// seed, byte for byte).
     pub seconds: f64,
 }
 
@@ -246,7 +292,7 @@ pub fn write_index(out: &Path, options: &Options, outcomes: &[Outcome]) -> Resul
     };
     let mut md = format!(
         "# dpref reproduce\n\n{} mode, seed {}, dpref {}, git commit {}.\n\n\
-         | experiment | verdict | report | plot | data (CSV) | seconds |\n|---|---|---|---|---|---|\n",
+         | experiment | verdict | report | plot | data (CSV) |\n|---|---|---|---|---|\n",
         if options.quick { "Quick (--quick)" } else { "Full" },
         options.seed,
         env!("CARGO_PKG_VERSION"),
@@ -254,13 +300,12 @@ pub fn write_index(out: &Path, options: &Options, outcomes: &[Outcome]) -> Resul
     );
     for o in outcomes {
         md += &format!(
-            "| {} | {} | {} | {} | {} | {:.1} |\n",
+            "| {} | {} | {} | {} | {} |\n",
             o.name,
             o.summary,
             links(o, "md"),
             links(o, "svg"),
             links(o, "csv"),
-            o.seconds
         );
     }
     let plots: Vec<String> = outcomes
@@ -272,4 +317,43 @@ pub fn write_index(out: &Path, options: &Options, outcomes: &[Outcome]) -> Resul
         md += &format!("\n{}", plots.join("\n"));
     }
     write(&out.join("index.md"), &md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The directed decimals bracket the value (`fl` of a decimal is monotone, so parsing back and
+    /// comparing is exact in the direction tested) and sit within one unit of the last digit;
+    /// rounding to nearest (`{:.4}`) prints 1.0012 for 1.00123937…, below the value.
+    #[test]
+    fn directed_decimals_bracket_the_value() {
+        assert_eq!(
+            (decimals_up(1.0012393716570809, 4), decimals_down(1.0012393716570809, 4)),
+            ("1.0013".into(), "1.0012".into())
+        );
+        assert_eq!(format!("{:.4}", 1.0012393716570809), "1.0012");
+        assert_eq!(decimals_up(0.20871206603496986, 4), "0.2088");
+        assert_eq!(
+            (decimals_up(9.99995, 4), decimals_up(2.0, 4), decimals_up(2.5, 0)),
+            ("10.0000".into(), "2.0000".into(), "3".into())
+        );
+        assert_eq!(
+            (decimals_up(0.25, 2), decimals_down(0.25, 1), decimals_up(f64::INFINITY, 3)),
+            ("0.25".into(), "0.2".into(), "inf".into())
+        );
+        let mut x = 1e-6;
+        while x < 1e6 {
+            for decimals in [0, 3, 4, 6] {
+                let (up, down) = (decimals_up(x, decimals), decimals_down(x, decimals));
+                let (up_value, down_value) = (up.parse::<f64>().unwrap(), down.parse::<f64>().unwrap());
+                let unit = 10f64.powi(-(decimals as i32));
+                assert!(
+                    down_value <= x && x <= up_value && up_value - down_value <= unit + 8.0 * f64::EPSILON * x.max(1.0),
+                    "{x}: {down} {up}"
+                );
+            }
+            x *= 1.37;
+        }
+    }
 }

@@ -297,11 +297,12 @@ pub(super) fn run(quick: bool, root: Seeds, progress: &Progress) -> Result<Secti
             let worst = norms.iter().copied().fold(0.0, f64::max);
             let eps = p.outcomes[m].iter().filter_map(|o| o.privacy.epsilon).fold(0.0, f64::max);
             data += &format!(
-                "| {} | {name} | {} | {:.4e} | {:.4e} | {eps:.4} |\n",
+                "| {} | {name} | {} | {:.4e} | {:.4e} | {} |\n",
                 p.n,
                 short(p.etas[m]),
                 med(p, m),
-                worst
+                worst,
+                crate::experiments::report::decimals_up(eps, 4)
             );
         }
     }
