@@ -12,7 +12,7 @@
 use crate::accounting::event::{DpEvent, Neighbouring};
 use crate::accounting::gaussian::{doubling_upper_end, log_delta_error_bound, log_delta_for_epsilon};
 use crate::error::{Result, check};
-use crate::special::{bracket_root, ln_factorial, log_add};
+use crate::special::{bracket_root, ln_factorial, log_add, normal_cdf, normal_quantile};
 
 /// The largest composition count the randomized-response sum is evaluated for (k = 2: T + 1
 /// terms; k > 2: (T + 1)(T + 2)/2 terms, capped at 2000 runs).
@@ -97,12 +97,38 @@ pub fn gaussian_lower(event: &DpEvent, neighbouring: Neighbouring, delta: f64) -
     let target = delta.ln();
     // ln δ⁻(ε) − ln δ: positive ⇒ the true δ(ε) > δ ⇒ the true ε(δ) > ε.
     let g = |e: f64| Ok(log_delta_for_epsilon(e, z) - log_delta_error_bound(e, z) - target);
-    if g(0.0)?.is_nan() || g(0.0)? <= 0.0 {
-        return Ok(Some(0.0));
+    let g0 = g(0.0)?;
+    if g0.is_nan() || g0 <= 0.0 {
+        // Nothing certified at ε = 0: the true δ(0) is at most δ, or, for a very large μ, the
+        // curve's error bound (growing like u·μ²) swamps it or it reads NaN; the tail bound
+        // still certifies a value in the latter cases.
+        return Ok(Some(gaussian_lower_large_mu(prec, delta).unwrap_or(0.0)));
     }
-    let Some(hi) = doubling_upper_end(&g, 1e6)? else { return Ok(None) };
+    let Some(hi) = doubling_upper_end(&g, 1e6)? else { return Ok(gaussian_lower_large_mu(prec, delta)) };
     let b = bracket_root("exact Gaussian epsilon (lower)", g, 0.0, hi, |_| false)?;
-    Ok(Some(if b.g_lo > 0.0 { with_margin(b.lo) } else { 0.0 }))
+    // g(lo) = 0 (the root hit exactly) still certifies lo: δ⁻(lo) = δ, so the true ε(δ) ≥ lo.
+    Ok(Some(if b.g_lo >= 0.0 { with_margin(b.lo) } else { 0.0 }))
+}
+
+/// A lower bound on ε(δ) of the Gaussian of precision μ² = `prec` from a tail bound, for μ beyond
+/// the exact curve's evaluation (ε above 1e6, or NaN there; `None` where it certifies nothing).
+/// With t = μ/2 − ε/μ the curve is δ(ε) = Φ(t) − e^ε Φ(−(μ − t)), and Mills' ratio
+/// Φ(−x) ≤ φ(x)/x (x = μ − t > 0) with e^ε φ(μ − t) = φ(t) gives
+/// `δ(ε) ≥ Φ(t) − φ(t)/(μ − t)`. At t = Φ⁻¹(2δ) this exceeds δ once φ(t)/(μ − t) < δ, checked
+/// with relative margins 1e-9 on both terms; then the true ε(δ) > μ(μ/2 − t). μ is rounded down
+/// (a smaller μ has a smaller ε at every δ), and the result takes the closed-form margin.
+fn gaussian_lower_large_mu(prec: f64, delta: f64) -> Option<f64> {
+    if !(delta < 0.5 && prec.is_finite() && prec > 0.0) {
+        return None;
+    }
+    let mu = crate::special::sqrt_down(prec);
+    let t = normal_quantile(2.0 * delta);
+    let density = (-0.5 * t * t).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    let certified = normal_cdf(t) * (1.0 - 1e-9) - density / (mu - t) * (1.0 + 1e-9);
+    if !(mu > t && certified > delta) {
+        return None;
+    }
+    Some(with_margin((mu * (mu / 2.0 - t)).min(f64::MAX)))
 }
 
 /// (p, k, T) if the event is T runs of one randomized response.
@@ -194,7 +220,8 @@ pub fn randomized_response_lower(event: &DpEvent, neighbouring: Neighbouring, de
         return Ok(Some(with_margin(top))); // δ⁻ is 0 at the largest loss, so unreachable; safe anyway
     }
     let b = bracket_root("randomized-response epsilon (lower)", g, 0.0, top, |_| false)?;
-    Ok(Some(if b.g_lo > 0.0 { with_margin(b.lo) } else { 0.0 }))
+    // g(lo) = 0 (the root hit exactly) still certifies lo: δ⁻(lo) = δ, so the true ε(δ) ≥ lo.
+    Ok(Some(if b.g_lo >= 0.0 { with_margin(b.lo) } else { 0.0 }))
 }
 
 /// Certified lower bound on ε(δ) of one Laplace release (`None` if the event is not one).
@@ -210,4 +237,34 @@ pub fn laplace_lower(event: &DpEvent, delta: f64) -> Result<Option<f64>> {
     // 1/z rounded down, 2·ln(1 − δ) (negative) rounded down.
     let e = (1.0 / z) * (1.0 - 2.0 * f64::EPSILON) + 2.0 * (-delta).ln_1p() * (1.0 + 8.0 * f64::EPSILON);
     Ok(Some(with_margin(e)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tail bound for large μ never exceeds the exact curve's certified lower bound where both
+    /// evaluate (μ = 10 … 1000, δ = 1e-5 and 1e-10), and stays within 5 % of it (it replaces
+    /// Φ⁻¹(δ) by Φ⁻¹(2δ) in ε ≈ μ²/2 − μΦ⁻¹(·)). Beyond the exact evaluation it certifies what
+    /// the exact path could not: for z = 1e-9 (μ = 1e9) the lower bound was 0 (the curve read NaN
+    /// at ε = 0), so `audit accountant` found a claimed ε = 1 "within bracket"; the truth is about
+    /// μ²/2 = 5e17.
+    #[test]
+    fn large_mu_tail_bound_is_below_the_exact_curve_and_catches_tiny_noise() {
+        for mu in [10.0f64, 50.0, 200.0, 1000.0] {
+            for delta in [1e-5, 1e-10] {
+                let event = DpEvent::gaussian(1.0 / mu).unwrap();
+                let exact = gaussian_lower(&event, Neighbouring::AddRemove, delta).unwrap().unwrap();
+                let tail = gaussian_lower_large_mu(mu * mu, delta).unwrap();
+                assert!(tail <= exact && tail >= 0.95 * exact, "mu = {mu}, delta = {delta}: {tail} vs {exact}");
+            }
+        }
+        for (z, delta) in [(1e-9, 1e-5), (1e-4, 1e-5), (1e-150, 1e-5)] {
+            let lower =
+                gaussian_lower(&DpEvent::gaussian(z).unwrap(), Neighbouring::AddRemove, delta).unwrap().unwrap();
+            let mu = 1.0 / z;
+            assert!(lower >= (0.5 * mu * mu).min(f64::MAX) * 0.999_999, "z = {z}: {lower}");
+        }
+        assert_eq!(gaussian_lower_large_mu(4.0, 1e-5), None, "mu = 2: the tail term is too large to certify");
+    }
 }
