@@ -89,6 +89,11 @@ pub fn default_rounds(d: usize) -> u32 {
 }
 
 /// The ellipsoid PAGAN uses after Algorithm 3 (Thm. 3): `Ĉⱼ = (r σ̂ⱼ)^{−4/3}/4`.
+///
+/// **Privacy.** Ĉ is computed from private data (through σ̂): a PAGAN run on it is private only
+/// with the estimate's events composed into its own. PAGAN's report covers its steps, not the
+/// estimate; compose the two logs (`SecondMomentEstimate::events` and the run's events) before
+/// reading ε, or the estimate's rounds go unaccounted.
 pub fn ellipsoid_from_moments(sigma_hat: &[f64], r: f64) -> Vec<f64> {
     sigma_hat.iter().map(|s| (r * s).powf(-4.0 / 3.0) / 4.0).collect()
 }
