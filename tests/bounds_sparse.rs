@@ -227,16 +227,25 @@ fn golden_tgeom_and_lemma64() {
     invalid(lemma64_bias_bound(2.0, 12), "n");
 }
 
-/// Lemma 6.5 at n = 8, δ = 0.01 (< 1/64): per unit t the Markov bound is
-/// `ln 400·(9·16 + 1)/(16·64) + (3·24/7 + 1)/(4·8) = 145 ln 400/1024 + 79/224`; the constant is
-/// `C = (1/4)/that · ln 400/8`. Printed E[T] bounds: `(64/(9 ln 400) − 1, 512/(9 ln 400))`.
+/// Lemma 6.5 corrected (E11) at n = 8, δ = 0.01 (< 1/64): per draw the Markov bound is
+/// `ln 400·(9·16 + 1)/(4·64) + (3·24/7 + 1)/(4·8) = 145 ln 400/256 + 79/224` (E[4^{N+1}] = 2n = 16,
+/// E[2^{N+1}] = n(M + 1)/(n − 1) = 24/7), and `P[T ≤ t]` has t + 1 draws; one draw already exceeds
+/// 1/4 there, so no constant exists. At n = 1024, δ = 1e-7: per draw
+/// `ln(4e7)·18433/(4·1024²) + (3·10240/1023 + 1)/4096`, `C = (1/(4·per) − 1)·ln(4e7)/1024`.
+/// At n = 64, δ = 1e-4 the bound at t = 0 covers `P[T = 0] ≥ P[N₀ = M] = C_M 2^{−M} = (64/126)/32`
+/// (N₀ = M alone stops the run: `√(2 ln 4e4)·193/1024 = 0.868 > 1/2`); the printed bound (t
+/// draws, 32n²) read 0 there. Printed E[T] bounds: `(64/(9 ln 400) − 1, 512/(9 ln 400))`.
 #[test]
 fn golden_lemma65_stopping_time() {
     let l4 = 400f64.ln();
-    let per = 145.0 * l4 / 1024.0 + 79.0 / 224.0;
-    assert_rel(lemma65_stopping_probability_bound(1.0, 8, 0.01).unwrap(), per, 1e-14, "per t");
-    assert_rel(lemma65_stopping_probability_bound(3.0, 8, 0.01).unwrap(), 3.0 * per, 1e-14, "linear in t");
-    assert_rel(lemma65_constant(8, 0.01).unwrap(), 0.25 / per * l4 / 8.0, 1e-14, "C");
+    let per = 145.0 * l4 / 256.0 + 79.0 / 224.0;
+    assert_rel(lemma65_stopping_probability_bound(0.0, 8, 0.01).unwrap(), per, 1e-14, "one draw");
+    assert_rel(lemma65_stopping_probability_bound(2.0, 8, 0.01).unwrap(), 3.0 * per, 1e-14, "t + 1 draws");
+    assert!(matches!(lemma65_constant(8, 0.01), Err(dpref::Error::Numerical { .. })), "no t meets 1/4 at n = 8");
+    let l = 4e7f64.ln();
+    let per = l * 18433.0 / (4.0 * 1024.0 * 1024.0) + (3.0 * 10240.0 / 1023.0 + 1.0) / 4096.0;
+    assert_rel(lemma65_constant(1024, 1e-7).unwrap(), (0.25 / per - 1.0) * l / 1024.0, 1e-14, "C");
+    assert!(lemma65_stopping_probability_bound(0.0, 64, 1e-4).unwrap() >= (64.0 / 126.0) / 32.0, "P[T = 0]");
     let (lo, hi) = lemma65_expected_stopping_time_printed(8, 0.01).unwrap();
     assert_rel(lo, 64.0 / (9.0 * l4) - 1.0, 1e-14, "lower");
     assert_rel(hi, 512.0 / (9.0 * l4), 1e-14, "upper");

@@ -115,33 +115,51 @@ fn stopping_inputs(n: u64, delta: f64) -> Result<(u32, f64)> {
     Ok((m, (4.0 / delta).ln()))
 }
 
-/// \[GGKKM\] Lemma 6.5, the Markov step of its proof with the exact TGeom moments:
-/// `P[T ≤ t] ≤ t ln(4/δ)(9E[2^{2(N+1)}] + 1)/(16n²) + t(3E[2^{N+1}] + 1)/(4n)`
-/// `= t ln(4/δ)(18n + 1)/(16n²) + t(6C_M(M + 1) + 1)/(4n)` (`2^{M+1} = n`; the printed step uses
-/// `C_M ≤ 1`).
+/// \[GGKKM\] Lemma 6.5, the Markov step of its proof **corrected** (erratum E11 of
+/// proofs/sparse/bounds.md), with the exact TGeom moments and `X_s = 3·2^{N_s+1} + 1`:
+/// `P[T ≤ t] ≤ (t + 1)·[ln(4/δ)(9E[4^{N+1}] + 1)/(4n²) + (3E[2^{N+1}] + 1)/(4n)]`
+/// `= (t + 1)·[ln(4/δ)(18n + 1)/(4n²) + (6C_M(M + 1) + 1)/(4n)]` (`2^{M+1} = n`).
+/// The printed step has `t` and `/(16n²)`: its threshold `ΣX² > 32n²/ln(4/δ)` should be
+/// `8n²/ln(4/δ)` (`2ε√(2 ln(4/δ)A) > ε/2` with `A = ΣX²/(16n)²`), and `{T ≤ t}` involves the
+/// t + 1 draws `N_0..N_t`; the printed bound is 0 at t = 0, below `P[T = 0] = 0.0159` at n = 64,
+/// δ = 1e-4.
 ///
 /// # Errors
 /// `InvalidParameter` for n not a power of two `≥ 2`, `δ ∉ (0, 1/n²)`, `t < 0`.
 pub fn lemma65_stopping_probability_bound(t: f64, n: u64, delta: f64) -> Result<f64> {
     let t = check::non_negative("t", t)?;
+    let per_draw = lemma65_bound_per_draw(n, delta)?;
+    finite_result("lemma65_stopping_probability_bound", (t + 1.0) * per_draw)
+}
+
+/// The corrected Lemma 6.5 bound per draw: `ln(4/δ)(9E[4^{N+1}] + 1)/(4n²) + (3E[2^{N+1}] + 1)/(4n)`.
+fn lemma65_bound_per_draw(n: u64, delta: f64) -> Result<f64> {
     let (m, l4) = stopping_inputs(n, delta)?;
     let (_, e1, e2) = tgeom_moments(m)?;
     let nf = n as f64;
-    finite_result(
-        "lemma65_stopping_probability_bound",
-        t * l4 * (9.0 * e2 + 1.0) / (16.0 * nf * nf) + t * (3.0 * e1 + 1.0) / (4.0 * nf),
-    )
+    Ok(l4 * (9.0 * e2 + 1.0) / (4.0 * nf * nf) + (3.0 * e1 + 1.0) / (4.0 * nf))
 }
 
 /// \[GGKKM\] Lemma 6.5's absolute constant made explicit: the largest C such that
-/// `t = Cn/ln(4/δ)` gives [`lemma65_stopping_probability_bound`] `≤ 1/4`.
+/// `t = Cn/ln(4/δ)` gives [`lemma65_stopping_probability_bound`] `≤ 1/4`, i.e.
+/// `C = (1/(4·per draw) − 1)·ln(4/δ)/n`.
 ///
 /// # Errors
-/// As [`lemma65_stopping_probability_bound`].
+/// As [`lemma65_stopping_probability_bound`]; `Numerical` where no t ≥ 0 meets 1/4 (the bound
+/// at t = 0, one draw, already exceeds it: small n, e.g. n = 8 at δ = 0.01).
 pub fn lemma65_constant(n: u64, delta: f64) -> Result<f64> {
     let (_, l4) = stopping_inputs(n, delta)?;
-    let per_t = lemma65_stopping_probability_bound(1.0, n, delta)?;
-    finite_result("lemma65_constant", 0.25 / per_t * l4 / n as f64)
+    let per_draw = lemma65_bound_per_draw(n, delta)?;
+    let c = finite_result("lemma65_constant", (0.25 / per_draw - 1.0) * l4 / n as f64)?;
+    if c < 0.0 {
+        return Err(Error::Numerical {
+            what: "lemma65_constant",
+            reason: format!(
+                "no t >= 0 has the Lemma 6.5 bound <= 1/4 at n = {n}, delta = {delta} (one draw gives {per_draw})"
+            ),
+        });
+    }
+    Ok(c)
 }
 
 /// \[GGKKM\] Lemma 6.5's bounds on `E[T]` **as printed**:
