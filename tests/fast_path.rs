@@ -105,3 +105,37 @@ fn fast_path_differential_test_detects_a_missing_clip() {
         .fold(0.0, f64::max);
     assert!(diff > 1e-3, "{diff}");
 }
+
+/// A record whose per-example gradient the clip factor cannot bound contributes nothing, in the
+/// fast path as in the reference: (a) features 1e-170 with label 1e300 under the squared loss
+/// (Σx² underflows to 0, so the computed norm was 0, the factor 1, and the term 1e130 went in
+/// unclipped: ‖x‖ = 2e130 after one step); (b) features and x⁰ at 1e200 (ℓ′ = ∞, and ∞·(C/∞)
+/// released NaN). One full-batch step without noise at clip 1, b = 4, η = 0.1 moves x by at most
+/// η·C = 0.1, and the sparse GLM's clipped sum agrees.
+#[test]
+fn unboundable_terms_contribute_nothing_in_every_engine() {
+    use dpref::model::{ClippedSum, GradientOracle, SparseGlm};
+    let privacy = Privacy::NoiseMultiplier { sigma: 0.0, report_delta: None };
+    let cases: [(Vec<f64>, [f64; 2]); 2] = [(vec![1e-170, 1e-170], [0.0, 0.0]), (vec![1e200, 1e200], [1e200, 1e200])];
+    for (features, x0) in cases {
+        let mut rows = features.clone();
+        rows.extend([1.0, 0.5, -0.3, 0.2, 1.0, -1.0]);
+        let data = Dataset::new(rows, vec![1e300, 0.0, 1.0, 0.0], 2).unwrap();
+        for engine in [GradientEngine::Reference, GradientEngine::GlmFast] {
+            let settings = RunSettings::full_batch(1, privacy).unwrap().with_batch_size_b(4.0).unwrap();
+            let mut cfg = DpSgdConfig::new(0.1, 1.0, settings).unwrap();
+            (cfg.engine, cfg.settings.x0) = (engine, Some(x0.to_vec()));
+            let run = dp_sgd(&data, Loss::Squared, &cfg, Seeds::new(1), &mut Trace::default()).unwrap();
+            let moved = run.x_last.iter().zip(x0).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt();
+            assert!(moved <= 0.1 * (1.0 + 1e-12), "{features:?} {engine:?}: moved {moved}, x = {:?}", run.x_last);
+        }
+        let sparse = dpref::data::sparse::SparseDataset::from_dense(&data);
+        let glm = SparseGlm { loss: Loss::Squared, data: &sparse };
+        let mut out = [0.0; 2];
+        glm.preconditioned_clipped_sum(&x0, ClippedSum::new(&[0, 1, 2, 3], 1.0), &mut out);
+        assert!(
+            out.iter().all(|v| v.is_finite()) && out.iter().map(|v| v * v).sum::<f64>().sqrt() <= 3.0 + 1e-12,
+            "{out:?}"
+        );
+    }
+}

@@ -259,3 +259,30 @@ fn clipped_sum_sensitivity_is_c_add_remove_and_2c_replace_one() {
         }
     }
 }
+
+/// A per-example gradient whose factored squared norm underflows is still clipped to C: one
+/// hidden unit at a = 1e150 and logits 780 vs 390 leave δ_L = (0, e^{−390}) and δ₁ ≈ 1.7e-317,
+/// whose squares are 0, so the factored norm read 0 and the factor 1, while the materialised
+/// gradient has norm 4.4e-20; at C = 1e-30 it was added at 4.4e10·C. Now the underflowing layers
+/// enter through scaled norms and the clipped term has norm C (to rounding); a normal example is
+/// clipped as before.
+#[test]
+fn mlp_terms_whose_factored_norm_underflows_are_clipped() {
+    let model = Mlp::new(1, &[1], 2).unwrap();
+    // W1 = 1, b1 = 0, W2 = (7.8e-148, 3.9e-148), b2 = 0
+    let w = [1.0, 0.0, 7.8e-148, 3.9e-148, 0.0, 0.0];
+    let data = Dataset::new(vec![1e150, 1.0], vec![0.0, 1.0], 1).unwrap();
+    let mut gradient = vec![0.0; model.num_params()];
+    model.gradient(&w, &data, 0, &mut gradient);
+    let true_norm = dpref::linalg::norm_l2(&gradient);
+    assert!(true_norm > 1e-20, "the term is not small: {gradient:?}");
+    for (example, clip) in [(0usize, 1e-30), (1, 1e-3)] {
+        let mut out = vec![0.0; model.num_params()];
+        model.clipped_gradient_sum(&w, &data, &[example], clip, &mut out);
+        let norm = dpref::linalg::norm_l2(&out);
+        assert!(
+            norm <= clip * (1.0 + 1e-12) && norm >= clip * (1.0 - 1e-12),
+            "example {example}: {norm} vs C = {clip}"
+        );
+    }
+}

@@ -598,4 +598,17 @@ fn non_finite_terms_clip_to_zero() {
     assert_eq!(clip_l2(&mut y, f64::INFINITY), 1.0);
     assert_eq!(y, [f64::INFINITY, 1.0], "no clip, no change");
     assert_eq!(dpref::geometry::clip_scale(f64::NAN, 2.0), 0.0);
+    // A subnormal factor C/‖x‖ rounds by up to 100 %: ‖x‖ = 1e307 at C = 3.46e-17 once clipped
+    // to 1.43·C. Such a term now contributes 0; a factor just above the normal range is kept.
+    let mut y = [1e307];
+    assert_eq!((clip_l2(&mut y, 3.46e-17), y), (0.0, [0.0]));
+    let mut y = [1e300];
+    let f = clip_l2(&mut y, 1e-5);
+    assert!(f > 0.0 && y[0] <= 1e-5 * (1.0 + 4.0 * f64::EPSILON), "{f} {y:?}");
+    // Sums of squares that underflow give no factor (the term is skipped).
+    use dpref::geometry::clip_scale_of_squared;
+    assert_eq!(clip_scale_of_squared(1e300, 0.0, 1.0), 0.0);
+    assert_eq!(clip_scale_of_squared(1e300, 1e-291, 1.0), 0.0);
+    assert_eq!(clip_scale_of_squared(2.0, 1.0, f64::INFINITY), 1.0);
+    assert_eq!(clip_scale_of_squared(2.0, 1.0, 1.0), 0.5);
 }

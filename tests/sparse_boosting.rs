@@ -23,6 +23,27 @@ fn base(convexity: Convexity, domain: Domain) -> BiasReducedSgdConfig {
     BiasReducedSgdConfig::new(1.0, 2, 1.0, 1e-6, 0.05, domain, convexity).unwrap()
 }
 
+/// A selection scale λ that underflows to 0 (a subnormal score range) is refused: λ = 0 would run
+/// the exact argmin with no event, and the selection's ε/(K + 1) would go missing from the report
+/// (`theorem71_laplace_scale_corrected(5e-324, 2, 100, 1)` is 0).
+#[test]
+fn a_selection_scale_that_underflows_is_refused() {
+    let cfg = BoostedSgdConfig::new(
+        base(Convexity::Convex, Domain::L2Ball { radius: 1.0 }),
+        0.5,
+        SelectionScore::EmpiricalRisk { range_b: 5e-324 },
+    )
+    .unwrap();
+    let err = cfg.selection_scale(100).unwrap_err().to_string();
+    assert!(err.contains("lambda"), "{err}");
+    let normal = BoostedSgdConfig::new(
+        base(Convexity::Convex, Domain::L2Ball { radius: 1.0 }),
+        0.5,
+        SelectionScore::EmpiricalRisk { range_b: 2.0 },
+    );
+    assert!(normal.unwrap().selection_scale(100).unwrap().1 > 0.0);
+}
+
 /// B9: K = ⌈log₂(2/β)⌉; each run at (ε/(K+1), δ/(K+1)); the selection recorded at its true
 /// ε/(K+1) (corrected λ); the total ≤ (ε, Kδ/(K+1)) by the accountant. The printed λ is charged
 /// 2ε/(K+1), so its total exceeds ε (the erratum made visible). Logistic loss, B = 2 (f ≤ ln(1 + e)

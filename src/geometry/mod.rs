@@ -24,19 +24,38 @@ use crate::error::{Error, Result, check};
 use crate::linalg::{norm_diag_mahalanobis, norm_l2};
 
 /// The factor `min(1, C/‖x‖₂)` that [`clip_l2`] applies to a vector of norm `norm`: exactly 1
-/// when `norm ≤ C` or `C = ∞`; **0** when the norm is not finite (an overflowed or NaN
-/// per-example term) and C is: the term then contributes the zero vector, a point of the C-ball,
-/// where `C/∞ = 0` times the term's ∞ would release NaN exactly when that record is in the batch.
-/// Callers skip a term whose factor is 0 (never multiply it into the term). The one definition of
-/// the clip, shared by the code paths that know a per-example norm without materialising the
-/// vector (the MLP's factored norms, sparse GLMs).
+/// when `norm ≤ C` or `C = ∞`. With C finite it is **0**, and the term contributes the zero
+/// vector (a point of the C-ball, so the sensitivity stays C), where the factor would not bound
+/// the term: a norm that is not finite (an overflowed or NaN per-example term: `C/∞ = 0` times the
+/// term's ∞ released NaN exactly when the record was in the batch), and a factor `C/‖x‖` below
+/// `f64::MIN_POSITIVE` (subnormal, it rounds by up to 100 %: ‖x‖ = 1e307, C = 3.46e-17 clipped to
+/// 1.43·C). Callers skip a term whose factor is 0 (never multiply it into the term). The one
+/// definition of the clip, shared by the code paths that know a per-example norm without
+/// materialising the vector (the MLP's factored norms, sparse GLMs, the GLM fast path).
 pub fn clip_scale(norm: f64, c: f64) -> f64 {
     if c.is_infinite() || norm <= c {
         1.0
-    } else if norm.is_finite() {
+    } else if norm.is_finite() && c / norm >= f64::MIN_POSITIVE {
         c / norm
     } else {
         0.0
+    }
+}
+
+/// The smallest sum of squares a clip factor is computed from: below it (norms below 1e-145)
+/// the squares underflow and the sum can hide most of the norm (a row of 1e-170 sums to 0, while
+/// `ℓ′ = 1e300` makes its gradient 1e130).
+pub const SMALLEST_SUMMED_SQUARED_NORM: f64 = 1e-290;
+
+/// [`clip_scale`] for a term of norm `|multiplier|·√squared`, `squared` a plain sum of squares
+/// (the GLM paths: `|ℓ′|·‖x‖`): 0 (the term is skipped) when `squared` is below
+/// [`SMALLEST_SUMMED_SQUARED_NORM`] or NaN and C is finite. A zero term skipped or added leaves
+/// the sum's bits unchanged.
+pub fn clip_scale_of_squared(multiplier: f64, squared: f64, c: f64) -> f64 {
+    if c.is_finite() && (squared.is_nan() || squared < SMALLEST_SUMMED_SQUARED_NORM) {
+        0.0
+    } else {
+        clip_scale(multiplier.abs() * squared.sqrt(), c)
     }
 }
 

@@ -136,7 +136,9 @@ impl Mlp {
     }
 
     /// Backward pass after [`Mlp::forward`]: turns the logits into `δ_L = softmax − e_y` and fills
-    /// `δ_{L−1}, …, δ_1`. Returns `‖∇ℓ‖² = Σ_l ‖δ_l‖²(‖a_{l−1}‖² + 1)`.
+    /// `δ_{L−1}, …, δ_1`. Returns `‖∇ℓ‖ = (Σ_l ‖δ_l‖²(‖a_{l−1}‖² + 1))^{1/2}`, a layer whose δ's
+    /// squares underflow taken through scaled norms (summed as squares it read 0: at C = 1e-30 a
+    /// term of norm 4.4e-20 went in unclipped).
     fn backward(&self, w: &[f64], y: usize, ws: &mut Workspace) -> f64 {
         let layers: Vec<_> = self.offsets().collect();
         let last = layers.len() - 1;
@@ -166,11 +168,19 @@ impl Mlp {
                 }
             }
         }
-        ws.deltas
-            .iter()
-            .zip(&ws.activations)
-            .map(|(d, a)| crate::linalg::norm_l2_squared(d) * (crate::linalg::norm_l2_squared(a) + 1.0))
-            .sum()
+        let (mut squared, mut underflowing) = (0.0, 0.0f64);
+        for (d, a) in ws.deltas.iter().zip(&ws.activations) {
+            let d2 = crate::linalg::norm_l2_squared(d);
+            if d2 < crate::geometry::SMALLEST_SUMMED_SQUARED_NORM && d.iter().any(|&v| v != 0.0) {
+                // δ_l's squares underflow (its sum of squares would hide the layer's share of the
+                // norm): the layer enters through its scaled norms ‖δ_l‖·(‖a_{l−1}‖² + 1)^{1/2}
+                let layer = crate::linalg::norm_l2(d) * crate::linalg::norm_l2(a).hypot(1.0);
+                underflowing = underflowing.hypot(layer);
+            } else {
+                squared += d2 * (crate::linalg::norm_l2_squared(a) + 1.0);
+            }
+        }
+        if underflowing == 0.0 { squared.sqrt() } else { squared.sqrt().hypot(underflowing) }
     }
 
     /// `out += scale · ∇ℓ` from the factors of the last [`Mlp::backward`].
@@ -229,10 +239,10 @@ impl Model for Mlp {
         for &i in batch {
             let y = self.class(data.label(i));
             self.forward(w, data.row(i), y, &mut ws);
-            let norm = self.backward(w, y, &mut ws).sqrt();
+            let norm = self.backward(w, y, &mut ws);
             let scale = crate::geometry::clip_scale(norm, clip);
             if scale == 0.0 {
-                continue; // a non-finite term contributes 0 (clip_scale)
+                continue; // a term the factor cannot bound contributes 0 (clip_scale)
             }
             self.add_gradient(scale, &ws, out);
         }

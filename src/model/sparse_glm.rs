@@ -65,10 +65,10 @@ impl GradientOracle for SparseGlm<'_> {
                 continue;
             }
             let d = |j: usize| precondition.map_or(1.0, |d| d[j]);
-            let norm = g.abs() * idx.iter().zip(val).map(|(&j, &x)| (x / d(j)).powi(2)).sum::<f64>().sqrt();
-            let scale = crate::geometry::clip_scale(norm, clip);
+            let squared = idx.iter().zip(val).map(|(&j, &x)| (x / d(j)).powi(2)).sum::<f64>();
+            let scale = crate::geometry::clip_scale_of_squared(g, squared, clip);
             if scale == 0.0 {
-                continue; // a non-finite term contributes 0 (clip_scale)
+                continue; // a term the factor cannot bound contributes 0 (clip_scale)
             }
             for (&j, &x) in idx.iter().zip(val) {
                 out[j] += scale * (g * x / d(j));

@@ -17,7 +17,7 @@
 
 use super::GradientBound;
 use crate::data::Dataset;
-use crate::geometry::EllipsoidProjection;
+use crate::geometry::{EllipsoidProjection, clip_scale_of_squared};
 use crate::loss::Loss;
 use rayon::prelude::*;
 
@@ -71,19 +71,24 @@ fn add_scaled(acc: &mut [f64], c: f64, row: &[f64]) {
     }
 }
 
-/// The coefficient `cᵢ` of row i: `ℓ′` times the clip factor.
+/// The coefficient `cᵢ` of row i: `ℓ′` times the clip factor ([`clip_scale_of_squared`]: 0 for a
+/// term the factor cannot bound, e.g. an overflowed ℓ′ or a row whose squares underflow).
 fn coefficient(loss: Loss, bound: GradientBound<'_>, m: f64, y: f64, norm2: f64) -> f64 {
     let l = loss.derivative_at(m, y);
-    match bound {
-        GradientBound::None => l,
-        GradientBound::L2 { clip } => {
-            let g = l.abs() * norm2.sqrt();
-            if g > clip { l * (clip / g) } else { l }
-        }
+    let factor = match bound {
+        GradientBound::None => return l,
+        GradientBound::L2 { clip } => clip_scale_of_squared(l, norm2, clip),
         GradientBound::Ellipsoid { .. } => {
-            let g = l.abs() * norm2.sqrt();
-            if g > 1.0 { l * ((1.0 / g) * (1.0 - 4.0 * f64::EPSILON)) } else { l }
+            let f = clip_scale_of_squared(l, norm2, 1.0);
+            if f < 1.0 { f * (1.0 - 4.0 * f64::EPSILON) } else { f }
         }
+    };
+    if factor == 0.0 {
+        0.0
+    } else if factor == 1.0 {
+        l
+    } else {
+        l * factor
     }
 }
 

@@ -153,6 +153,14 @@ impl BoostedSgdConfig {
             SelectionScale::Corrected => theorem71_laplace_scale_corrected(range, k, nn, e)?,
             SelectionScale::AsPrinted => theorem71_laplace_scale_printed(range, k, nn, e)?,
         };
+        // λ = 0 would run the exact argmin, unrecorded: its ε/(K + 1) share would go missing
+        if lambda <= 0.0 {
+            return Err(Error::invalid(
+                "selection scale lambda",
+                lambda,
+                "> 0 (it underflowed: the score range is too small)",
+            ));
+        }
         Ok((range, lambda))
     }
 
@@ -199,7 +207,7 @@ impl BoostedSgdConfig {
             runs.push(run);
         }
         let scores = runs.iter().map(|r| self.score_of(&r.x, glm)).collect::<Result<Vec<_>>>()?;
-        let sensitivity = range / n as f64;
+        let sensitivity = crate::special::div_up(range, n as f64);
         let mut selection =
             PrivateSelection::new(SelectionMechanism::ReportNoisyMin, Neighbouring::ReplaceOne, seeds.child(0));
         // Alg. 7, line 3: k̂ = argmin_k [F_S(x̂_k) + ξ_k], ξ_k ~ Lap(λ) (convex score), or
