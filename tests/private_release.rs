@@ -212,9 +212,10 @@ fn unclipped_or_noiseless_runs_record_no_event() {
 /// DP-SGD run at `--clip 5e-324` once reported ε = 2.90 for it.
 #[test]
 fn a_private_run_refuses_an_infinite_or_subnormal_clip() {
-    let mut clipped = [0.6, 0.6];
-    dpref::geometry::clip_l2(&mut clipped, 5e-324);
-    assert_eq!(clipped, [5e-324, 5e-324], "the subnormal grid breaks the clip");
+    // (0.6, 0.6)·fl(C/‖x‖) on the subnormal grid: norm √2·C (clip_l2 now maps such a subnormal
+    // factor to the zero vector; the release refuses the clip itself).
+    let factor = 5e-324 / 0.72f64.sqrt();
+    assert_eq!([0.6 * factor, 0.6 * factor], [5e-324, 5e-324], "the subnormal grid breaks the clip");
     for clip in [f64::INFINITY, f64::NAN, 5e-324, 1e-300, dpref::optim::SMALLEST_PRIVATE_CLIP.next_down()] {
         let mut release = PrivateRelease::new(plan(sigma(1.0), true), Seeds::new(10)).unwrap();
         assert!(release.is_private());
