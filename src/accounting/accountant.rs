@@ -55,6 +55,12 @@ pub trait Accountant {
     fn epsilon_upper(&self, delta: f64) -> Result<f64>;
 }
 
+/// An accountant's ε read as the trait's upper bound: NaN (no bound could be computed) is `+∞`,
+/// never a number.
+fn nan_as_infinity(epsilon: f64) -> f64 {
+    if epsilon.is_nan() { f64::INFINITY } else { epsilon }
+}
+
 impl Accountant for RdpAccountant {
     fn name(&self) -> &'static str {
         "rdp"
@@ -70,8 +76,7 @@ impl Accountant for RdpAccountant {
     }
     /// The improved RDP → (ε, δ) conversion (the default everywhere in dpref).
     fn epsilon_upper(&self, delta: f64) -> Result<f64> {
-        let e = self.epsilon(delta, Conversion::Improved)?.epsilon;
-        Ok(if e.is_nan() { f64::INFINITY } else { e })
+        Ok(nan_as_infinity(self.epsilon(delta, Conversion::Improved)?.epsilon))
     }
 }
 
@@ -90,8 +95,7 @@ impl Accountant for PldAccountant {
     }
     /// The upper end of the certified bracket.
     fn epsilon_upper(&self, delta: f64) -> Result<f64> {
-        let e = self.epsilon(delta)?.upper;
-        Ok(if e.is_nan() { f64::INFINITY } else { e })
+        Ok(nan_as_infinity(self.epsilon(delta)?.upper))
     }
 }
 

@@ -74,79 +74,70 @@ fn grid_error(what: &str, h: f64) -> Error {
     }
 }
 
-/// Smallest k with `P(L > k·h) ≤ τ` (upper end of the grid).
-fn search_hi(model: &dyn LossTails, h: f64, tau: f64) -> Result<i64> {
-    let ok = |k: i64| model.tails(k as f64 * h).p_gt.hi <= tau;
+/// Which end of the grid a search finds.
+#[derive(Debug, Clone, Copy)]
+enum GridEnd {
+    /// The smallest k with `P(L > k·h) ≤ τ`.
+    Upper,
+    /// The largest k with `P(L ≤ k·h) ≤ τ`.
+    Lower,
+}
+
+/// The grid's end on one side: the innermost k whose tail beyond it (`P(L > k·h)` at the upper
+/// end, `P(L ≤ k·h)` at the lower end) is at most τ. The tail only shrinks outward, so the
+/// search starts at the support's end on that side (or doubles outward from 0 when it is
+/// infinite) until the tail is small enough, then gallops inward, doubling its step, no further
+/// than one index beyond the support's other end, and bisects.
+fn search_end(model: &dyn LossTails, h: f64, tau: f64, end: GridEnd) -> Result<i64> {
     let (s_lo, s_hi) = model.support();
-    let mut good = if s_hi.is_finite() {
-        let mut k = (s_hi / h).ceil() as i64;
+    // `out`: the outward direction (+1 at the upper end, −1 at the lower); `near`, `far`: the
+    // support's end on this side and on the other.
+    let (out, near, far, side) = match end {
+        GridEnd::Upper => (1i64, s_hi, s_lo, "upper"),
+        GridEnd::Lower => (-1i64, s_lo, s_hi, "lower"),
+    };
+    let ok = |k: i64| {
+        let t = model.tails(k as f64 * h);
+        let tail = match end {
+            GridEnd::Upper => t.p_gt,
+            GridEnd::Lower => t.p_le,
+        };
+        tail.hi <= tau
+    };
+    // `x` rounded to an integer in direction `dir` (ceil for +1, floor for −1).
+    let round_to = |dir: i64, x: f64| (if dir > 0 { x.ceil() } else { x.floor() }) as i64;
+    let mut good = if near.is_finite() {
+        let mut k = round_to(out, near / h);
         while !ok(k) {
-            k += 1;
+            k += out;
         }
         k
     } else {
-        let (mut k, mut step) = (0i64, 1i64);
+        let (mut k, mut step) = (0i64, out);
         while !ok(k) {
             k += step;
             step *= 2;
-            if k > MAX_INDEX {
-                return Err(grid_error("the upper tail of the privacy loss does not fit the grid", h));
+            if k * out > MAX_INDEX {
+                return Err(grid_error(&format!("the {side} tail of the privacy loss does not fit the grid"), h));
             }
         }
         k
     };
-    let floor = if s_lo.is_finite() { (s_lo / h).floor() as i64 - 1 } else { -MAX_INDEX };
-    let mut bad = good - 1;
-    let mut step = 1i64;
-    while bad > floor && ok(bad) {
+    // One index beyond the support's other end.
+    let stop = if far.is_finite() { round_to(-out, far / h) - out } else { -out * MAX_INDEX };
+    let mut bad = good - out;
+    let mut step = out;
+    while (bad - stop) * out > 0 && ok(bad) {
         good = bad;
         bad -= step;
         step *= 2;
     }
-    if bad <= floor {
-        return Ok(good.max(floor + 1));
+    if (bad - stop) * out <= 0 {
+        // the innermost index inside the support's other end
+        return Ok(if out > 0 { good.max(stop + 1) } else { good.min(stop - 1) });
     }
-    while good - bad > 1 {
-        let mid = bad + (good - bad) / 2;
-        if ok(mid) { good = mid } else { bad = mid }
-    }
-    Ok(good)
-}
-
-/// Largest k with `P(L ≤ k·h) ≤ τ` (lower end of the grid).
-fn search_lo(model: &dyn LossTails, h: f64, tau: f64) -> Result<i64> {
-    let ok = |k: i64| model.tails(k as f64 * h).p_le.hi <= tau;
-    let (s_lo, s_hi) = model.support();
-    let mut good = if s_lo.is_finite() {
-        let mut k = (s_lo / h).floor() as i64;
-        while !ok(k) {
-            k -= 1;
-        }
-        k
-    } else {
-        let (mut k, mut step) = (0i64, 1i64);
-        while !ok(k) {
-            k -= step;
-            step *= 2;
-            if k < -MAX_INDEX {
-                return Err(grid_error("the lower tail of the privacy loss does not fit the grid", h));
-            }
-        }
-        k
-    };
-    let ceil = if s_hi.is_finite() { (s_hi / h).ceil() as i64 + 1 } else { MAX_INDEX };
-    let mut bad = good + 1;
-    let mut step = 1i64;
-    while bad < ceil && ok(bad) {
-        good = bad;
-        bad += step;
-        step *= 2;
-    }
-    if bad >= ceil {
-        return Ok(good.min(ceil - 1));
-    }
-    while bad - good > 1 {
-        let mid = good + (bad - good) / 2;
+    while (good - bad).abs() > 1 {
+        let mid = good.min(bad) + (good - bad).abs() / 2;
         if ok(mid) { good = mid } else { bad = mid }
     }
     Ok(good)
@@ -164,8 +155,8 @@ fn diff(big: Iv, small: Iv) -> Iv {
 /// `Numerical` if the loss does not fit in `max_points` grid points or the enclosures contradict
 /// each other (an error-model violation).
 pub fn discretise_tails(model: &dyn LossTails, h: f64, tau: f64, max_points: usize) -> Result<Discretised> {
-    let k_hi = search_hi(model, h, tau)?;
-    let mut k_lo = search_lo(model, h, tau)?;
+    let k_hi = search_end(model, h, tau, GridEnd::Upper)?;
+    let mut k_lo = search_end(model, h, tau, GridEnd::Lower)?;
     if k_lo >= k_hi {
         k_lo = k_hi - 1;
     }

@@ -163,10 +163,7 @@ impl MechanismLoss {
                 } else if q == 1.0 {
                     discretise_tails(&GaussianTails { z }, h, tau, max_points)
                 } else {
-                    match direction {
-                        Direction::Remove => discretise_tails(&PoissonRemoveTails { q, z }, h, tau, max_points),
-                        Direction::Add => discretise_tails(&PoissonAddTails { q, z }, h, tau, max_points),
-                    }
+                    discretise_tails(&PoissonTails { q, z, direction }, h, tau, max_points)
                 }
             }
             MechanismLoss::EpsilonDelta { epsilon, delta } => {
@@ -275,67 +272,51 @@ impl LossTails for LaplaceTails {
     }
 }
 
-/// Poisson-subsampled Gaussian, remove direction: `L > ε ⇔ x < x_ε = −z²·ln1p(expm1(ε)/q) − 1/2`
-/// (for ε > ln(1 − q); below, L > ε always), `P(L > ε) = (1 − q)Φ(x_ε/z) + qΦ((x_ε + 1)/z)`,
-/// `Q(L > ε) = Φ(x_ε/z)`.
-struct PoissonRemoveTails {
+/// Poisson-subsampled Gaussian (sampling probability q, noise multiplier z) in one direction.
+/// Remove: `L > ε ⇔ x < x_ε = −z²·ln1p(expm1(ε)/q) − 1/2` (for ε > ln(1 − q); below, L > ε
+/// always), `P(L > ε) = (1 − q)Φ(x_ε/z) + qΦ((x_ε + 1)/z)`, `Q(L > ε) = Φ(x_ε/z)`.
+/// Add: `L > ε ⇔ x < x_ε = z²·ln1p(expm1(−ε)/q) + 1/2` (for ε < −ln(1 − q); above, never),
+/// `P(L > ε) = Φ(x_ε/z)`, `Q(L > ε) = (1 − q)Φ(x_ε/z) + qΦ((x_ε − 1)/z)`.
+/// With `s = +1` (remove) or `−1` (add): `x_ε = −s(z²·ln1p(expm1(sε)/q) + 1/2)`, the mixture's
+/// second component is at `(x_ε + s)/z`, and the mixture is the law of the dataset with the record.
+struct PoissonTails {
     q: f64,
     z: f64,
+    direction: Direction,
 }
 
-impl LossTails for PoissonRemoveTails {
+impl LossTails for PoissonTails {
     fn tails(&self, epsilon: f64) -> Tails {
+        let remove = self.direction == Direction::Remove;
+        let s = if remove { 1.0 } else { -1.0 };
         let q = Iv::point(self.q);
-        let w = Iv::point(epsilon).exp_m1().div_pos(q); // e^ε − 1 over q; L's range needs w > −1
+        let w = Iv::point(s * epsilon).exp_m1().div_pos(q); // e^{sε} − 1 over q; L's range needs w > −1
         if w.hi <= -1.0 {
+            // remove: L > ε always; add: never
             let (zero, one) = (Iv::point(0.0), Iv::point(1.0));
-            return Tails { p_gt: one, p_le: zero, q_gt: one, q_le: zero };
+            let (gt, le) = if remove { (one, zero) } else { (zero, one) };
+            return Tails { p_gt: gt, p_le: le, q_gt: gt, q_le: le };
         }
         let y = Iv::new(w.lo.max(-1.0), w.hi).ln_1p();
         let z = Iv::point(self.z);
-        let x = y.times(z.times(z)).negate().minus(Iv::point(0.5));
+        let yzz = y.times(z.times(z));
+        let x = if remove { yzz.negate().minus(Iv::point(0.5)) } else { yzz.plus(Iv::point(0.5)) };
         let a1 = x.div_pos(z);
-        let a2 = x.plus(Iv::point(1.0)).div_pos(z);
+        let a2 = x.plus(Iv::point(s)).div_pos(z);
         let one_q = Iv::point(1.0).minus(q);
         let mix = |u: Iv, v: Iv| one_q.times(u).plus(q.times(v)).clamp(0.0, 1.0);
         let ((s1, c1), (s2, c2)) = (a1.normal_cdf_pair(), a2.normal_cdf_pair());
-        Tails { p_gt: mix(s1, s2), p_le: mix(c1, c2), q_gt: s1, q_le: c1 }
+        let (mixed, single) = ((mix(s1, s2), mix(c1, c2)), (s1, c1));
+        let ((p_gt, p_le), (q_gt, q_le)) = if remove { (mixed, single) } else { (single, mixed) };
+        Tails { p_gt, p_le, q_gt, q_le }
     }
 
     fn support(&self) -> (f64, f64) {
-        ((-self.q).ln_1p().next_down(), f64::INFINITY)
-    }
-}
-
-/// Poisson-subsampled Gaussian, add direction: `L > ε ⇔ x < x_ε = z²·ln1p(expm1(−ε)/q) + 1/2`
-/// (for ε < −ln(1 − q); above, never), `P(L > ε) = Φ(x_ε/z)`,
-/// `Q(L > ε) = (1 − q)Φ(x_ε/z) + qΦ((x_ε − 1)/z)`.
-struct PoissonAddTails {
-    q: f64,
-    z: f64,
-}
-
-impl LossTails for PoissonAddTails {
-    fn tails(&self, epsilon: f64) -> Tails {
-        let q = Iv::point(self.q);
-        let w = Iv::point(-epsilon).exp_m1().div_pos(q);
-        if w.hi <= -1.0 {
-            let (zero, one) = (Iv::point(0.0), Iv::point(1.0));
-            return Tails { p_gt: zero, p_le: one, q_gt: zero, q_le: one };
+        let ln_1_q = (-self.q).ln_1p(); // ln(1 − q)
+        match self.direction {
+            Direction::Remove => (ln_1_q.next_down(), f64::INFINITY),
+            Direction::Add => (f64::NEG_INFINITY, (-ln_1_q).next_up()),
         }
-        let y = Iv::new(w.lo.max(-1.0), w.hi).ln_1p();
-        let z = Iv::point(self.z);
-        let x = y.times(z.times(z)).plus(Iv::point(0.5));
-        let a1 = x.div_pos(z);
-        let a2 = x.minus(Iv::point(1.0)).div_pos(z);
-        let one_q = Iv::point(1.0).minus(q);
-        let mix = |u: Iv, v: Iv| one_q.times(u).plus(q.times(v)).clamp(0.0, 1.0);
-        let ((s1, c1), (s2, c2)) = (a1.normal_cdf_pair(), a2.normal_cdf_pair());
-        Tails { p_gt: s1, p_le: c1, q_gt: mix(s1, s2), q_le: mix(c1, c2) }
-    }
-
-    fn support(&self) -> (f64, f64) {
-        (f64::NEG_INFINITY, (-(-self.q).ln_1p()).next_up())
     }
 }
 
@@ -350,8 +331,8 @@ mod tests {
         let models: Vec<Box<dyn LossTails>> = vec![
             Box::new(GaussianTails { z: 1.3 }),
             Box::new(LaplaceTails { b: 0.7 }),
-            Box::new(PoissonRemoveTails { q: 0.01, z: 1.1 }),
-            Box::new(PoissonAddTails { q: 0.01, z: 1.1 }),
+            Box::new(PoissonTails { q: 0.01, z: 1.1, direction: Direction::Remove }),
+            Box::new(PoissonTails { q: 0.01, z: 1.1, direction: Direction::Add }),
         ];
         for m in &models {
             for &e in &[-2.0, -0.01, -0.004, 0.0, 1e-3, 0.5, 1.42, 3.0] {

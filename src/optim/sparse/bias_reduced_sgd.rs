@@ -49,7 +49,7 @@
 //! Proof: proofs/sparse/bias_reduced_sgd.md.
 
 use super::accounted::Accounted;
-use super::bias_reduced::{BiasReducedConfig, MeanMechanism, truncation_m};
+use super::bias_reduced::{BiasReducedConfig, BiasReducedEstimate, MeanMechanism, truncation_m};
 use super::projection_mechanism::{GaussianRecord, ProjectionMechanismConfig};
 use crate::accounting::approx_dp::filter_epsilon_spent;
 use crate::error::{Error, Result, check};
@@ -105,17 +105,6 @@ pub struct BiasReducedSgdConfig {
     pub convexity: Convexity,
     /// When the filter is checked.
     pub stopping: StoppingRule,
-}
-
-/// What one step did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StepOutcome {
-    /// 𝒢(x^t).
-    pub g: Vec<f64>,
-    /// N_t.
-    pub level_n: u32,
-    /// Per-example gradients evaluated (2^{N_t+1} + 1).
-    pub examples_touched: usize,
 }
 
 /// What a run of Algorithm 6 returns.
@@ -397,7 +386,9 @@ impl BiasReducedSgdConfig {
     }
 
     /// One step (lines 5–6) at level N with any mean mechanism (the audit's twins plug in
-    /// theirs), drawing through `steps` and ending its step: `x ← Π_X[x − η𝒢(x)]`.
+    /// theirs), drawing through `steps` and ending its step: `x ← Π_X[x − η𝒢(x)]`. Returns
+    /// Algorithm 5's estimate at the step (𝒢(x^t) = `g`, N_t, the `2^{N_t+1} + 1` per-example
+    /// gradients evaluated).
     ///
     /// # Errors
     /// As [`BiasReducedConfig::estimate_with`]; `Empty` if the mechanism recorded nothing.
@@ -408,7 +399,7 @@ impl BiasReducedSgdConfig {
         level_n: u32,
         mech: &dyn MeanMechanism,
         steps: &mut FilteredSteps,
-    ) -> Result<StepOutcome> {
+    ) -> Result<BiasReducedEstimate> {
         // Alg. 6, line 5: 𝒢(x^t) = Algorithm5(x^t, S, N_t, ε/8, δ/4)
         let estimate = self.estimator()?.estimate_with(x, glm, level_n, mech, steps.release())?;
         steps.end_step()?;
@@ -418,7 +409,7 @@ impl BiasReducedSgdConfig {
         }
         self.domain.project(x);
         check::all_finite("iterate", x)?;
-        Ok(StepOutcome { g: estimate.g, level_n, examples_touched: estimate.gradients_evaluated })
+        Ok(estimate)
     }
 
     /// Algorithm 6 from x⁰ with the streams of `seeds`; the observer sees each x^t and 𝒢(x^t).
@@ -454,9 +445,9 @@ impl BiasReducedSgdConfig {
             if self.convexity == Convexity::Nonconvex {
                 iterates.push(x.clone());
             }
-            let outcome = self.step_with(&mut x, glm, level_n, &mech, &mut steps)?;
-            observer.observe(TraceEvent::NoisyGradient { step: t, g_hat: &outcome.g });
-            touched.push(outcome.examples_touched);
+            let estimate = self.step_with(&mut x, glm, level_n, &mech, &mut steps)?;
+            observer.observe(TraceEvent::NoisyGradient { step: t, g_hat: &estimate.g });
+            touched.push(estimate.gradients_evaluated);
             t += 1;
         }
         let filtered_steps = stopping.filtered_steps();

@@ -32,8 +32,8 @@ pub use bias_reduced::{
     truncation_m,
 };
 pub use bias_reduced_sgd::{
-    BiasReducedSgdConfig, BiasReducedSgdRun, Convexity, StepOutcome, StoppingRule, StoppingTrace, convex_step_size,
-    horizon_tau, nonconvex_step_size, step_cost_c, stopping_time,
+    BiasReducedSgdConfig, BiasReducedSgdRun, Convexity, StoppingRule, StoppingTrace, convex_step_size, horizon_tau,
+    nonconvex_step_size, step_cost_c, stopping_time,
 };
 pub use boosted_sgd::{BoostedSgdConfig, BoostedSgdRun, SelectionScale, SelectionScore};
 pub use gaussian_l1_recovery::{
