@@ -232,9 +232,18 @@ fn stat_d4_projection_mechanism_second_moment_within_bound() {
 /// Algorithm 1 as a black box for the audit engine: one draw of ẑ on a dense dataset. `twin`
 /// runs at ε·2√s, i.e. Laplace scale L/(nε) instead of 2L√s/(nε): the sensitivity taken as L.
 fn alg1(cfg: ProjectionMechanismConfig) -> impl Mechanism<Input = Dataset, Output = Vec<f64>> {
-    FnMechanism::new(move |input: &Dataset, rng: &mut DpRng| {
-        cfg.run(SparseVectors::Dense(input), Seeds::new(rng.random::<u64>())).unwrap().z_hat
-    })
+    FnMechanism::new(move |input: &Dataset, rng: &mut DpRng| alg1_z_hat(&cfg, input, Seeds::new(rng.random::<u64>())))
+}
+
+/// `cfg.run(Dense(input), seeds).z_hat` without the accountant's read: the same row checks
+/// (`mean`, line 0), the same `PrivateRelease::statistics(0, seeds)` frame and lines 1–3
+/// (`release_mean`), so the same draws and a bit-identical ẑ (asserted against `run` in the C9
+/// test). `run` then reads the recorded event at δ (for the Gaussian a root search on the exact
+/// curve, about four fifths of a draw's time); ẑ does not depend on it.
+fn alg1_z_hat(cfg: &ProjectionMechanismConfig, input: &Dataset, seeds: Seeds) -> Vec<f64> {
+    let (z_bar, _) = cfg.mean(SparseVectors::Dense(input)).unwrap();
+    let mut release = dpref::optim::PrivateRelease::statistics(0.0, seeds).unwrap();
+    cfg.release_mean(z_bar, input.n(), &mut release).unwrap().z_hat
 }
 
 /// Adversarial replace-one neighbours in d = 2, s = 2, L = 1, n = 100: D has 50 copies of
@@ -271,6 +280,20 @@ fn audit_c9_projection_mechanism_laplace_and_gaussian_with_broken_twins() {
         epsilon_lower_bound(&sa, &sb, &settings).unwrap().epsilon
     };
     let (l, s) = (1.0, 2usize);
+    // the audited draws are `run`'s: bit-identical ẑ on both neighbours, both noises, 200 seeds
+    for cfg in [
+        ProjectionMechanismConfig::new(l, s, 1.0, 0.0).unwrap(),
+        ProjectionMechanismConfig::new(l, s, 0.9, 1e-3).unwrap(),
+    ] {
+        for (input, seed) in [&d, &d_prime].into_iter().flat_map(|x| (0..100u64).map(move |k| (x, k))) {
+            let via_run = cfg.run(SparseVectors::Dense(input), Seeds::new(seed)).unwrap().z_hat;
+            let fast = alg1_z_hat(&cfg, input, Seeds::new(seed));
+            assert_eq!(
+                via_run.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                fast.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+            );
+        }
+    }
     // Laplace
     let cfg = ProjectionMechanismConfig::new(l, s, 1.0, 0.0).unwrap();
     let accounted = cfg.run(SparseVectors::Dense(&d), Seeds::new(0)).unwrap().accounted.privacy.epsilon.unwrap();

@@ -356,6 +356,24 @@ fn output_perturbation_invalid_input_is_a_typed_error() {
     assert!(matches!(approx.noise_scale(0, d), Err(Error::Empty { .. })));
 }
 
+/// `cfg.run(data, seeds).x_hat` without the accountant's read: `run`'s lines in its order (data
+/// checks, the certified solve of line 1, the noise of line 2 drawn through the same
+/// `PrivateRelease::statistics(0, seeds)` frame, the ℓ∞ projection of line 3), so the same draws
+/// and a bit-identical x̂ (asserted against `run` in the C9 test). `run` also reads the recorded
+/// Gaussian event at δ, a root search on the exact curve that takes most of a draw's time and
+/// that x̂ does not depend on.
+fn alg3_x_hat(cfg: &OutputPerturbationConfig, data: &SparseDataset, seeds: Seeds) -> Vec<f64> {
+    cfg.check_data(data).unwrap();
+    let (n, d) = (data.n(), data.d());
+    let solution = solve_regularised_erm(cfg, data, cfg.iterations()).unwrap();
+    assert!(solution.certificate <= cfg.solver_tolerance_nu, "{}", solution.certificate);
+    let mut release = dpref::optim::PrivateRelease::statistics(0.0, seeds).unwrap();
+    let mut x = solution.x;
+    cfg.noise_scale(n, d).unwrap().add_to(&mut x, cfg.sensitivity(n, d), &mut release).unwrap();
+    cfg.domain.project_linf(&mut x).unwrap();
+    x
+}
+
 /// C9 for Algorithm 3 (audit through the audit engine, δ > 0, X = ℝ^d): the linear loss
 /// y·⟨a, x⟩ attains the sensitivity (x*_λ = −(1/(λn))Σ yᵢaᵢ, so flipping one label moves it by
 /// exactly 2L/(λn) = Δ₂ up to the certificate ν), n = 100 records a = e₁(1 − 1e-15), labels +1
@@ -380,8 +398,17 @@ fn audit_c9_output_perturbation_gaussian_with_halved_noise_twin() {
     let runs = 300_000usize;
     let settings = AuditSettings { delta, confidence: 1.0 - 1e-6, ..AuditSettings::default() };
     let score = |x: &f64| *x;
+    // the audited draws are `run`'s: bit-identical x̂ on both neighbours, 200 seeds
+    for (data, seed) in [&d, &d_prime].into_iter().flat_map(|x| (0..100u64).map(move |k| (x, k))) {
+        let via_run = cfg.run(data, Seeds::new(seed)).unwrap().x_hat;
+        let fast = alg3_x_hat(&cfg, data, Seeds::new(seed));
+        assert_eq!(
+            via_run.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            fast.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
+    }
     let real = FnMechanism::new(|data: &SparseDataset, rng: &mut DpRng| {
-        cfg.run(data, Seeds::new(rng.random::<u64>())).unwrap().x_hat[0]
+        alg3_x_hat(&cfg, data, Seeds::new(rng.random::<u64>()))[0]
     });
     let (sa, sb) = sample_scores(&real, &d, &d_prime, runs, Seeds::new(17), &score);
     let certified = epsilon_lower_bound(&sa, &sb, &settings).unwrap().epsilon;
