@@ -165,19 +165,18 @@ fn golden_concentration_and_conditions() {
     assert!(theorem2_conditions(&at(0.05, lim * 0.999, 7190), 1.0, 2.0).unwrap().delta_ok);
     assert!(!theorem2_conditions(&at(0.05, lim * 1.001, 7190), 1.0, 2.0).unwrap().delta_ok);
 
-    // Z10 for Thm. 2: with G = 1 the conditions hold at σ/(2G) = 1/2, so ε ≤ 1/26 (the printed
-    // ε ≤ σ/13 accepts ε = 1/13); at G = 1/2 the two forms agree.
-    let at_g = |eps: f64, g: f64| theorem2_conditions_gradient(&at(eps, 1e-5, 1_000_000), 1.0, 2.0, g).unwrap();
+    // Z10 for Thm. 2: corrected, its conditions are Lemma 1 for gradients at (σ, ρ = 2e^{−μ²/2}, G).
+    // With G = 1 they hold at σ/(2G) = 1/2, so ε ≤ 1/26, while the printed ε ≤ σ/13 accepts ε = 1/13;
+    // at G = 1/2 the two agree.
+    let rho = 2.0 * (-2.0f64).exp();
+    let at_g = |eps: f64, g: f64| lemma1_conditions_gradient(&at(eps, 1e-5, 1_000_000), 1.0, rho, g).unwrap();
     assert!(theorem2_conditions(&at(1.0 / 13.0, 1e-5, 1_000_000), 1.0, 2.0).unwrap().epsilon_ok);
     assert!(!at_g(1.0 / 13.0, 1.0).epsilon_ok && at_g(1.0 / 26.0, 1.0).epsilon_ok && !at_g(0.0385, 1.0).epsilon_ok);
-    let (printed, rescaled) = (theorem2_conditions(&at(0.05, 1e-3, 7190), 1.0, 2.0).unwrap(), at_g(0.05, 0.5));
-    assert_eq!(printed.epsilon_ok, rescaled.epsilon_ok);
-    let half = theorem2_conditions_gradient(&at(0.05, 1e-3, 7190), 1.0, 2.0, 0.5).unwrap();
+    let half = lemma1_conditions_gradient(&at(0.05, 1e-3, 7190), 1.0, rho, 0.5).unwrap();
     assert_eq!(
         (half.tau_ok, half.epsilon_ok, half.delta_ok, half.n_ok),
         (ok.tau_ok, ok.epsilon_ok, ok.delta_ok, ok.n_ok)
     );
-    invalid(theorem2_conditions_gradient(&at(1.0 / 13.0, 1e-5, 1_000_000), 1.0, 2.0, 1.0).unwrap().check(), "epsilon");
 
     // Lemma 1 = Thm. 2's data part at τ = σ, ρ = 2e^{−μ²/2}
     let l1 = lemma1_conditions(&at(0.05, 1e-3, 7190), 1.0, 2.0 * (-2.0f64).exp()).unwrap();

@@ -111,7 +111,11 @@ pub fn lemma1_conditions_gradient(
 /// The hypotheses of \[ZCHWB\] Thm. 2 / Thm. 7 (Sec. 4.1, App. B; Thm. 3 states only the
 /// n-condition, but needs all, erratum Z11): `σ < 26`, `ε ≤ σ/13`,
 /// `δ ≤ σ e^{−μ²/2}/(13 ln(26/σ))`, `n ≥ 2 ln(8/δ)/ε²`. This is Lemma 1 with `τ = σ`,
-/// `ρ = 2e^{−μ²/2}` (without the `2G` rescale, as printed).
+/// `ρ = 2e^{−μ²/2}` (without the `2G` rescale, as printed). Corrected for gradient coordinates in
+/// `[−G, G]` (erratum Z10), Thm. 2's conditions are
+/// [`lemma1_conditions_gradient`]`(setting, σ, 2e^{−μ²/2}, G)`, i.e. these at `σ/(2G)`: for
+/// `G > 1/2` the printed form accepts settings the corrected one refuses (G = 1, σ = 1, ε = 1/13
+/// passes `ε ≤ σ/13`; the corrected condition is `ε ≤ σ/(26G)`).
 ///
 /// # Errors
 /// `InvalidParameter` for `σ ≤ 0` or `μ ≤ 0`.
@@ -119,34 +123,6 @@ pub fn theorem2_conditions(setting: &DpSetting, sigma: f64, mu: f64) -> Result<L
     let s = check::positive("sigma", sigma)?;
     let mu = check::positive("mu", mu)?;
     Ok(Lemma1Conditions::at(setting, s, || s * (-0.5 * mu * mu).exp() / (13.0 * (26.0 / s).ln()), &THEOREM2_NAMES))
-}
-
-const THEOREM2_GRADIENT_NAMES: [(&str, &str); 4] = [
-    ("sigma", "sigma/(2G) < 26 (Theorem 2 with the [0,1] rescale)"),
-    ("epsilon", "<= sigma/(26 G) (Theorem 2 with the [0,1] rescale)"),
-    ("delta", "<= (sigma/(2G)) exp(-mu^2/2)/(13 ln(52 G/sigma)) (Theorem 2 with the [0,1] rescale)"),
-    ("dataset_size_n", ">= 2 ln(8/delta)/epsilon^2 (Theorem 2)"),
-];
-
-/// \[ZCHWB\] Thm. 2's hypotheses corrected for gradient coordinates in `[−G, G]` (erratum Z10):
-/// Lemma 1 applies to the `[0, 1]` query `(∇ᵢℓ + G)/(2G)`, so the conditions of
-/// [`theorem2_conditions`] hold at `σ/(2G)`: `σ/(2G) < 26`, `ε ≤ σ/(26G)`,
-/// `δ ≤ (σ/(2G)) e^{−μ²/2}/(13 ln(52G/σ))`, `n ≥ 2 ln(8/δ)/ε²`. For `G > 1/2` the printed form
-/// accepts settings these refuse (G = 1, σ = 1, ε = 1/13).
-///
-/// # Errors
-/// `InvalidParameter` for `σ ≤ 0`, `μ ≤ 0` or `G ≤ 0`.
-pub fn theorem2_conditions_gradient(
-    setting: &DpSetting,
-    sigma: f64,
-    mu: f64,
-    gradient_bound_g: f64,
-) -> Result<Lemma1Conditions> {
-    let g = check::positive("gradient_bound_g", gradient_bound_g)?;
-    let s = check::positive("sigma", sigma)? / (2.0 * g);
-    let mu = check::positive("mu", mu)?;
-    let cap = || s * (-0.5 * mu * mu).exp() / (13.0 * (26.0 / s).ln());
-    Ok(Lemma1Conditions::at(setting, s, cap, &THEOREM2_GRADIENT_NAMES))
 }
 
 /// `(p, σ, μ)` checked: `p ≥ 1`, `σ ≥ 0`, `μ > 0`.

@@ -23,7 +23,7 @@
 //! | RDP, full batch (`dp_gd.md` §3) | [`rdp_epsilon_full_batch_continuous`], [`rdp_epsilon_full_batch_integer`] | — | `privacy.rs` | upper bound on ε |
 //! | Thm. 1, eq. (6), and its constant (erratum Z9) | [`sigma_eq6`] ([`DpSetting`]) with [`c2_sufficient_zcdp`] | — | `privacy.rs` | sufficient |
 //! | Lemma 1 conditions (App. A); for gradients, the `[0,1]` rescale by `2G` (erratum Z10) | [`lemma1_conditions`] (`[0,1]` queries), [`lemma1_conditions_gradient`] ([`DpSetting`], [`Lemma1Conditions`]) | the paper's use: [`lemma1_conditions`] at `τ = τ_grad` | `deviation.rs` | checker |
-//! | Thm. 2/7 (Sec. 4.1, App. B; erratum Z11) | [`noisy_gradient_deviation_radius`], [`noisy_gradient_deviation_probability`], [`theorem2_conditions_gradient`] ([`Lemma1Conditions`] at `τ = σ/(2G)`, the `2G` rescale of Z10), [`mu_for_failure_probability`] | [`theorem2_conditions`] (at `τ = σ`, no rescale) | `deviation.rs` | tail bound / checker |
+//! | Thm. 2/7 (Sec. 4.1, App. B; erratum Z11) | [`noisy_gradient_deviation_radius`], [`noisy_gradient_deviation_probability`], [`lemma1_conditions_gradient`] at `(σ, 2e^{−μ²/2}, G)` (the `2G` rescale of Z10), [`mu_for_failure_probability`] | [`theorem2_conditions`] (at `τ = σ`, no rescale) | `deviation.rs` | tail bound / checker |
 //! | Lemma 3 (App. C.3) | [`noise_norm_radius_lemma3`], [`noise_norm_probability_lemma3`], [`mu_for_failure_probability_empirical`] | — | `deviation.rs` | tail bound |
 //! | step sizes of Thm. 3.1, 3.2 (Sec. 4.2) | [`dp_gd_step_size`], [`rmsprop_step_size_cap`] | — | `step_size.rs` | exact |
 //! | DP-Adam step cap of Thm. 3.3 (Sec. 4.2; erratum Z1) | [`adam_step_cap_x`], [`adam_step_size_cap`], [`adam_cap_quadratic`] | [`adam_step_cap_x_printed`], [`adam_step_size_cap_printed`] | `step_size.rs` | exact |
@@ -67,7 +67,6 @@ pub use deviation::{
     Lemma1Conditions, lemma1_conditions, lemma1_conditions_gradient, mu_for_failure_probability,
     mu_for_failure_probability_empirical, noise_norm_probability_lemma3, noise_norm_radius_lemma3,
     noisy_gradient_deviation_probability, noisy_gradient_deviation_radius, theorem2_conditions,
-    theorem2_conditions_gradient,
 };
 pub use empirical::{
     EmpiricalInputs, dp_gd_empirical_bound, dp_gd_empirical_bound_printed, rmsprop_empirical_bound,
