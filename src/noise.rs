@@ -11,7 +11,11 @@
 //! Float caveat: these are floating-point samplers (ziggurat Gaussian, exponential-difference
 //! Laplace). They are the reference for *optimisation* mathematics and for audits, not hardened
 //! release mechanisms: floating-point samplers leak through the bit patterns of their outputs
-//! (Mironov, CCS 2012), which the audit module demonstrates on a naive Laplace sampler.
+//! (Mironov, CCS 2012), which the audit module demonstrates on a naive Laplace sampler. The same
+//! holds for the selections: the exponential mechanism inverts rounded probabilities (scores 0 and
+//! 40 at b = 2 give P(1) = 0, the neighbour's 2 and 38 give 2⁻⁵²: δ ≈ 2⁻⁵², not 0), and
+//! report-noisy-max noise below half an ulp of the scores is absorbed. Index draws
+//! (`random_range`, used by shuffles and subsets) carry rand's bias of at most range/2⁶⁴.
 
 use crate::error::{Error, Result, check};
 use crate::rng::DpRng;
@@ -169,7 +173,13 @@ impl Selection {
         check_scores(scores)?;
         // The mechanism's temperature equals the noisy-max Laplace scale: ε/(kΔ) = 1/b.
         let b = self.scale_b;
-        let logits: Vec<f64> = scores.iter().map(|u| u / b).collect();
+        let mut logits: Vec<f64> = scores.iter().map(|u| u / b).collect();
+        if logits.iter().any(|l| !l.is_finite()) {
+            // u/b overflowed (scores near ±f64::MAX, or a tiny b): shift by the largest score
+            // first, so every logit is ≤ 0 and ∞ − ∞ cannot arise (it once gave NaN and a panic)
+            let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            logits = scores.iter().map(|u| (u - top) / b).collect();
+        }
         let m = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let z: f64 = logits.iter().map(|l| (l - m).exp()).sum();
         Ok(logits.iter().map(|l| (l - m).exp() / z).collect())

@@ -41,7 +41,9 @@ pub enum Stream {
     Audit,
     /// Derivation of child seeds ([`Seeds::child`]).
     Child,
-    /// A caller-defined purpose.
+    /// A caller-defined purpose: the low 60 bits of the tag are used (bit 60 marks the tag as
+    /// caller-defined, so it can never equal a built-in purpose's; `2⁶⁰ ^ t` once made
+    /// `Other(2⁶⁰ + 2)` the noise stream).
     Other(u64),
 }
 
@@ -54,7 +56,7 @@ impl Stream {
             Stream::Init => 4,
             Stream::Audit => 5,
             Stream::Child => 6,
-            Stream::Other(t) => 0x1000_0000_0000_0000 ^ t,
+            Stream::Other(t) => 0x1000_0000_0000_0000 | (t & 0x0fff_ffff_ffff_ffff),
         }
     }
 }
@@ -123,5 +125,19 @@ mod tests {
         assert_ne!(a[0], d.next_u64());
         assert_ne!(s.child(0), s.child(1));
         assert_ne!(s.child(0).root(), s.root());
+    }
+
+    /// No caller-defined tag reaches a built-in purpose's stream (`Other(2⁶⁰ ^ 2)` was the noise
+    /// stream), and the tags in use keep their values.
+    #[test]
+    fn caller_tags_never_alias_built_in_streams() {
+        let built_in = [Stream::Sampling, Stream::Noise, Stream::Data, Stream::Init, Stream::Audit, Stream::Child];
+        for k in 0..=7u64 {
+            for high in [0, 1u64 << 60, 0xf000_0000_0000_0000] {
+                let tag = Stream::Other(high ^ k).tag();
+                assert!(built_in.iter().all(|b| b.tag() != tag), "Other({:#x}) aliases a built-in", high ^ k);
+            }
+        }
+        assert_eq!(Stream::Other(0x5e1).tag(), 0x1000_0000_0000_05e1);
     }
 }

@@ -14,6 +14,9 @@ use crate::error::{Error, Result, check};
 use crate::rng::DpRng;
 use rand::RngExt;
 
+/// The smallest Poisson rate a sampler accepts, 2⁻²⁰ (see [`BatchSampler::validate_settings`]).
+pub const SMALLEST_POISSON_RATE: f64 = 1.0 / 1_048_576.0;
+
 /// How each step's batch is drawn from n examples.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub enum BatchSampler {
@@ -46,13 +49,28 @@ impl BatchSampler {
         Ok(BatchSampler::Poisson { q: b as f64 / n as f64 })
     }
 
-    /// Checks the sampler's own numbers, before any data is seen: q ∈ (0, 1], a batch size ≥ 1.
+    /// Checks the sampler's own numbers, before any data is seen: q ∈ [2⁻²⁰, 1], a batch size ≥ 1.
+    /// The floor: the gap inversion draws U on a 2⁻⁵³ grid, so the inclusion probability of a
+    /// record right after an included one is ⌈q·2⁵³⌉/2⁵³, above q by up to 2⁻⁵³/q relative (at
+    /// most 1e-10 from q = 2⁻²⁰; 9e-5 at q = 1e-12, and below 2⁻⁵³ the law breaks: at q = 1e-17
+    /// the first record is in with probability 11q). The accountant's q would under-read it.
     ///
     /// # Errors
     /// `InvalidParameter` naming the parameter.
     pub fn validate_settings(&self) -> Result<()> {
         match *self {
-            BatchSampler::Poisson { q } => check::rate("q", q).map(|_| ()),
+            BatchSampler::Poisson { q } => {
+                check::rate("q", q)?;
+                if q < SMALLEST_POISSON_RATE {
+                    return Err(Error::invalid(
+                        "q",
+                        q,
+                        "at least 2^-20 (about 9.5e-7): below, the sampler's floating-point gaps include records \
+                         measurably more often than q",
+                    ));
+                }
+                Ok(())
+            }
             BatchSampler::WithReplacement { batch_size } | BatchSampler::WithoutReplacement { batch_size } => {
                 check::count("batch size", batch_size as u64).map(|_| ())
             }

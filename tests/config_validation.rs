@@ -229,11 +229,16 @@ fn samplers_are_validated_before_the_data() {
     for s in [
         BatchSampler::Poisson { q: 0.0 },
         BatchSampler::Poisson { q: NAN },
+        // below 2^-20 the floating-point gaps include records measurably more often than q
+        // (at q = 1e-17 the first record 11 times as often)
+        BatchSampler::Poisson { q: 1e-17 },
+        BatchSampler::Poisson { q: dpref::sampling::SMALLEST_POISSON_RATE.next_down() },
         BatchSampler::WithoutReplacement { batch_size: 0 },
         BatchSampler::WithReplacement { batch_size: 0 },
     ] {
         assert!(s.validate_settings().is_err(), "{s:?}");
     }
+    BatchSampler::Poisson { q: dpref::sampling::SMALLEST_POISSON_RATE }.validate_settings().unwrap();
     // b > n needs the data: accepted on its own, refused against n.
     let wor = BatchSampler::WithoutReplacement { batch_size: 50 };
     wor.validate_settings().unwrap();

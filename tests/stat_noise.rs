@@ -116,6 +116,22 @@ fn stat_exponential_mechanism_frequencies() {
     assert!(stat > crit, "the monotone temperature passes: {stat}");
 }
 
+/// Scores near ±f64::MAX overflow u/b: the logits are then shifted by the largest score first, so
+/// the probabilities stay a distribution (`[-1e308, -1e308]` at b = 0.5 gave NaN, and sampling
+/// panicked); ordinary scores keep their values bit for bit.
+#[test]
+fn exponential_mechanism_survives_overflowing_scores() {
+    let selection = Selection::new(8.0, 1.0, Monotonicity::General).unwrap(); // b = 2Δ/ε = 1/4
+    for scores in [[-1e308, -1e308], [1e308, -1e308], [f64::MAX, f64::MAX]] {
+        let p = selection.exponential_mechanism_probabilities(&scores).unwrap();
+        assert!(p.iter().all(|v| v.is_finite() && *v >= 0.0) && (p.iter().sum::<f64>() - 1.0).abs() < 1e-15, "{p:?}");
+        let mut rng = Seeds::new(3).stream(Stream::Noise);
+        assert!(selection.exponential_mechanism(&mut rng, &scores).unwrap() < 2);
+    }
+    let p = selection.exponential_mechanism_probabilities(&[1e308, -1e308]).unwrap();
+    assert_eq!(p, vec![1.0, 0.0]);
+}
+
 #[test]
 fn noise_report_noisy_min_is_max_of_negated_and_seeded_runs_repeat() {
     let scores = [0.3, -1.0, 2.5, 0.0];

@@ -97,7 +97,9 @@ impl PrivateSelection {
 
 /// The exact probabilities of [`SelectionMechanism::Exponential`] at scale λ > 0 for scores of
 /// sensitivity Δ: `P(i) = exp(−sᵢ/λ)/Σⱼ exp(−sⱼ/λ)`, computed as [`PrivateSelection::select_min`]
-/// samples it (the same call, so an exact audit sees the sampler's own law).
+/// samples it (the same call: an exact audit sees the probabilities the sampler inverts, up to the
+/// float caveat of `crate::noise`: a probability that rounds to 0 on one dataset and to 2⁻⁵² on
+/// its neighbour makes the float sampler (ε, ≈2⁻⁵²)-DP, not ε-DP).
 ///
 /// # Errors
 /// As [`PrivateSelection::select_min`], and λ = 0.
