@@ -10,7 +10,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use dpref::accounting::{
-    Conversion, Neighbouring, PldAccountant, PldSettings, RdpAccountant, RdpSettings, SamplingScheme,
+    Accountant, Conversion, Neighbouring, PldAccountant, PldSettings, RdpAccountant, RdpSettings, SamplingScheme,
     calibrate::CALIBRATION_RTOL, calibrate_noise_multiplier, dp_sgd_event,
 };
 use std::hint::black_box;

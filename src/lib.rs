@@ -85,11 +85,12 @@ pub mod special;
 pub use error::{Error, Result};
 
 /// What a user needs in one `use dpref::prelude::*;`: run specifications and datasets to train,
-/// the event algebra and the RDP accountant to account, the sample audit to audit.
+/// the event algebra, the RDP accountant and the [`Accountant`](crate::accounting::Accountant)
+/// trait (its `compose`/`supports`) to account, the sample audit to audit.
 pub mod prelude {
     pub use crate::accounting::{
-        Calibration, Conversion, DpEvent, EpsilonBound, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme,
-        calibrate_noise_multiplier, dp_sgd_event, per_example_sum_gaussian,
+        Accountant, Calibration, Conversion, DpEvent, EpsilonBound, Neighbouring, RdpAccountant, RdpSettings,
+        SamplingScheme, calibrate_noise_multiplier, dp_sgd_event, per_example_sum_gaussian,
     };
     pub use crate::audit::{AuditSettings, EpsilonLowerBound, ThresholdStrategy, epsilon_lower_bound};
     pub use crate::data::{Dataset, absolute_regression};

@@ -5,7 +5,8 @@
 use dpref::Error;
 use dpref::accounting::composition::{ApproxDp, advanced, basic};
 use dpref::accounting::{
-    Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event, gaussian, per_example_sum_gaussian,
+    Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event, gaussian,
+    per_example_sum_gaussian,
 };
 
 #[test]

@@ -5,7 +5,7 @@
 mod common;
 
 use common::stat::{ALPHA, chi_square_interval};
-use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
+use dpref::accounting::{Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
 use dpref::audit::{AuditSettings, FnMechanism, Mechanism, epsilon_lower_bound, sample_scores};
 use dpref::data::sparse::{SparseDataset, bag_of_words};
 use dpref::loss::Loss;

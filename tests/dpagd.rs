@@ -3,7 +3,7 @@
 
 mod common;
 
-use dpref::accounting::{Conversion, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
+use dpref::accounting::{Accountant, Conversion, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
 use dpref::audit::{AuditSettings, Mechanism, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;
 use dpref::loss::Loss;

@@ -5,7 +5,8 @@ mod common;
 use common::golden::{assert_ge_ref, assert_ge_ref_atol, assert_two_sided, load, num};
 use dpref::accounting::rdp::{basic, poisson_gaussian, wor_gaussian};
 use dpref::accounting::{
-    Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, conversion, dp_sgd_event, gaussian, gdp, zcdp,
+    Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, conversion, dp_sgd_event, gaussian,
+    gdp, zcdp,
 };
 use dpref::experiments::privacy_table::Orders;
 use serde_json::Value;

@@ -8,7 +8,7 @@
 mod common;
 use common::golden::{load, num};
 use dpref::accounting::pld::{EpsilonBracket, PldAccountant, PldSettings};
-use dpref::accounting::{DpEvent, Neighbouring, SamplingScheme, dp_sgd_event, gaussian};
+use dpref::accounting::{Accountant, DpEvent, Neighbouring, SamplingScheme, dp_sgd_event, gaussian};
 use serde_json::Value;
 
 fn bracket(case: &Value, h: f64) -> EpsilonBracket {

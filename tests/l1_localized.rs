@@ -3,7 +3,9 @@
 //! analysis (the regulariser's Lipschitz bound on X_i, the regularised minimiser inside X_i), the
 //! privacy the runs report, and the excess population risk on a closed-form problem.
 
-use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, per_example_sum_gaussian};
+use dpref::accounting::{
+    Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, per_example_sum_gaussian,
+};
 use dpref::data::Dataset;
 use dpref::data::l1_problems::LeastSquaresL1;
 use dpref::geometry::mirror::{l1_geometry_exponent, l1_norm_ratio};

@@ -11,7 +11,7 @@ use dpref::Error;
 use dpref::accounting::pld::{
     Composable, Direction, DiscretePld, MechanismLoss, PldAccountant, PldSettings, Side, randomized_response,
 };
-use dpref::accounting::{DpEvent, Neighbouring, gaussian, per_example_sum_gaussian};
+use dpref::accounting::{Accountant, DpEvent, Neighbouring, gaussian, per_example_sum_gaussian};
 
 fn acc(nb: Neighbouring, h: f64) -> PldAccountant {
     PldAccountant::with_settings(nb, PldSettings { value_discretization_interval: h, ..PldSettings::default() })

@@ -12,7 +12,7 @@
 //!   `only_the_release_draws_noise_or_records_events`; one that releases a sum without its event
 //!   fails the per-algorithm counts (events ≠ observed releases).
 
-use dpref::accounting::{DpEvent, Neighbouring, SamplingScheme, per_example_sum_gaussian};
+use dpref::accounting::{Accountant, DpEvent, Neighbouring, SamplingScheme, per_example_sum_gaussian};
 use dpref::data::{Dataset, absolute_regression};
 use dpref::loss::Loss;
 use dpref::model::nonconvex::SeparableNonConvex;

@@ -6,8 +6,8 @@
 use dpref::Error;
 use dpref::accounting::rdp::{poisson_gaussian, wor_gaussian};
 use dpref::accounting::{
-    Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme, calibrate_noise_multiplier,
-    dp_sgd_event, gdp, per_example_sum_gaussian,
+    Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme,
+    calibrate_noise_multiplier, dp_sgd_event, gdp, per_example_sum_gaussian,
 };
 use proptest::prelude::*;
 

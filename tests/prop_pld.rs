@@ -7,7 +7,8 @@
 
 use dpref::accounting::pld::{PldAccountant, PldSettings};
 use dpref::accounting::{
-    Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event, gaussian, per_example_sum_gaussian,
+    Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event, gaussian,
+    per_example_sum_gaussian,
 };
 use proptest::prelude::*;
 

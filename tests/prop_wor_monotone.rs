@@ -15,8 +15,8 @@ use common::golden::{assert_ge_ref, load, num};
 use dpref::accounting::calibrate::CALIBRATION_RTOL;
 use dpref::accounting::rdp::{default_orders, wor_gaussian};
 use dpref::accounting::{
-    Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme, calibrate_noise_multiplier,
-    dp_sgd_event,
+    Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme,
+    calibrate_noise_multiplier, dp_sgd_event,
 };
 use proptest::prelude::*;
 

@@ -90,7 +90,7 @@ fn prop_run_spec_equals_cli_json_dp_sgd_pagan_dp2_rmsprop() {
             Algorithm::Dp2Rmsprop,
             |s| {
                 (s.sigma, s.delta, s.steps, s.batch_size) = (Some(1.0), Some(1e-5), Some(30), Some(40));
-                (s.delay_sgd, s.beta2, s.nu) = (Some(5), Some(0.8), Some(1e-6));
+                (s.dp2.delay_sgd, s.beta2, s.nu) = (Some(5), Some(0.8), Some(1e-6));
             },
             "--sigma 1 --delta 1e-5 --steps 30 --batch-size 40 --delay-sgd 5 --beta2 0.8 --nu 1e-6",
         ),
@@ -137,7 +137,7 @@ fn prop_run_spec_setting_of_another_family_names_the_parameter() {
     // An Adam/RMSProp/DP² setting on DP-SGD, a DP² setting on PAGAN, a \[ZCHWB\] cap on DP².
     let cases: [(Algorithm, Setter, &str); 3] = [
         (Algorithm::DpSgd, |s| s.beta2 = Some(0.9), "beta2"),
-        (Algorithm::Pagan, |s| s.learning_rate_adaptive = Some(0.1), "learning_rate_adaptive"),
+        (Algorithm::Pagan, |s| s.dp2.learning_rate_adaptive = Some(0.1), "learning_rate_adaptive"),
         (Algorithm::Dp2Yogi, |s| s.lambda = Some(1.0), "lambda"),
     ];
     for (algorithm, set, name) in cases {

@@ -16,7 +16,7 @@
 //!   advanced-composition paths) was converted to float by rounding to nearest, possibly down.
 
 use dpref::accounting::{
-    Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme, dp_sgd_event,
+    Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, SamplingScheme, dp_sgd_event,
     per_example_sum_gaussian,
 };
 use dpref::optim::RunSettings;

@@ -7,7 +7,7 @@
 mod common;
 
 use common::sparse_data::sparse_data;
-use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant};
+use dpref::accounting::{Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant};
 use dpref::data::sparse::SparseDataset;
 use dpref::error::{Error, Result};
 use dpref::loss::Loss;

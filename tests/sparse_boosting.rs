@@ -9,7 +9,7 @@ mod common;
 use common::sparse_data::{logistic_risk, logistic_risk_lower_bound_on_ball, sparse_data};
 use dpref::accounting::approx_dp::{ApproxDpAccountant, amplify_without_replacement, check_filter_steps};
 use dpref::accounting::composition::ApproxDp;
-use dpref::accounting::{DpEvent, Neighbouring, PldAccountant, RdpAccountant};
+use dpref::accounting::{Accountant, DpEvent, Neighbouring, PldAccountant, RdpAccountant};
 use dpref::error::Error;
 use dpref::geometry::Domain;
 use dpref::loss::Loss;

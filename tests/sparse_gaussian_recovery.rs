@@ -6,7 +6,7 @@ mod common;
 
 use common::golden::round;
 use common::stat::{ALPHA, binomial_lower_tail, binomial_upper_tail};
-use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, gaussian};
+use dpref::accounting::{Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, gaussian};
 use dpref::audit::mechanism::threshold_score;
 use dpref::audit::{AuditSettings, Mechanism, epsilon_lower_bound, sample_scores};
 use dpref::data::Dataset;

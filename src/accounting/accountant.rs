@@ -1,9 +1,11 @@
 //! The one interface of dpref's accountants, so that a run's event can be reported by either.
 //!
-//! [`Accountant`] is what the RDP accountant ([`RdpAccountant`], improved conversion) and the PLD
-//! accountant ([`PldAccountant`], the upper end of its certified bracket) have in common: a fixed
-//! neighbouring relation, `supports`/`compose` over [`DpEvent`]s, and an **upper bound** on ε at
-//! a δ. [`epsilon_upper_of`] composes one event into a given accountant and reads ε back.
+//! [`Accountant`] is what the RDP accountant ([`RdpAccountant`](super::RdpAccountant), improved
+//! conversion) and the PLD accountant ([`PldAccountant`](super::PldAccountant), the upper end of
+//! its certified bracket) have in common: a fixed neighbouring relation, `supports`/`compose` over
+//! [`DpEvent`]s, and an **upper bound** on ε at a δ. The trait is the one home of those methods:
+//! each accountant implements it next to its own state (`rdp/mod.rs`, `pld/accountant.rs`).
+//! [`epsilon_upper_of`] composes one event into a given accountant and reads ε back.
 //!
 //! ```
 //! use dpref::accounting::{Accountant, DpEvent, Neighbouring, PldAccountant, RdpAccountant, epsilon_upper_of};
@@ -18,10 +20,7 @@
 //! Proof: proofs/accounting/rdp_accountant.md (the RDP bound), proofs/accounting/pld.md (the
 //! PLD bracket's upper end).
 
-use super::conversion::Conversion;
 use super::event::{DpEvent, Neighbouring};
-use super::pld::PldAccountant;
-use super::rdp::RdpAccountant;
 use crate::error::Result;
 
 /// A privacy accountant: composes [`DpEvent`]s under a fixed [`Neighbouring`] relation and
@@ -57,46 +56,8 @@ pub trait Accountant {
 
 /// An accountant's ε read as the trait's upper bound: NaN (no bound could be computed) is `+∞`,
 /// never a number.
-fn nan_as_infinity(epsilon: f64) -> f64 {
+pub(super) fn nan_as_infinity(epsilon: f64) -> f64 {
     if epsilon.is_nan() { f64::INFINITY } else { epsilon }
-}
-
-impl Accountant for RdpAccountant {
-    fn name(&self) -> &'static str {
-        "rdp"
-    }
-    fn neighbouring(&self) -> Neighbouring {
-        RdpAccountant::neighbouring(self)
-    }
-    fn supports(&self, event: &DpEvent) -> Result<()> {
-        RdpAccountant::supports(self, event)
-    }
-    fn compose(&mut self, event: &DpEvent, count: u64) -> Result<()> {
-        RdpAccountant::compose(self, event, count)
-    }
-    /// The improved RDP → (ε, δ) conversion (the default everywhere in dpref).
-    fn epsilon_upper(&self, delta: f64) -> Result<f64> {
-        Ok(nan_as_infinity(self.epsilon(delta, Conversion::Improved)?.epsilon))
-    }
-}
-
-impl Accountant for PldAccountant {
-    fn name(&self) -> &'static str {
-        "pld"
-    }
-    fn neighbouring(&self) -> Neighbouring {
-        PldAccountant::neighbouring(self)
-    }
-    fn supports(&self, event: &DpEvent) -> Result<()> {
-        PldAccountant::supports(self, event)
-    }
-    fn compose(&mut self, event: &DpEvent, count: u64) -> Result<()> {
-        PldAccountant::compose(self, event, count)
-    }
-    /// The upper end of the certified bracket.
-    fn epsilon_upper(&self, delta: f64) -> Result<f64> {
-        Ok(nan_as_infinity(self.epsilon(delta)?.upper))
-    }
 }
 
 /// Composes `event` once into `accountant` and returns its upper bound on ε at `delta` (for

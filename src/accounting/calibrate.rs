@@ -17,6 +17,7 @@
 //! γ = 1/2, T = 10, ε = 1 returned σ = 632455 instead of 22.80.)
 //! Proof: proofs/accounting/calibration.md.
 
+use super::accountant::Accountant;
 use super::conversion::Conversion;
 use super::event::{DpEvent, Neighbouring};
 use super::rdp::RdpAccountant;

@@ -8,7 +8,7 @@
 //! `proofs/README.md`).
 
 use super::report::decimals_up;
-use crate::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
+use crate::accounting::{Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
 use crate::error::Result;
 use serde::Serialize;
 

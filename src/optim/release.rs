@@ -31,7 +31,8 @@
 
 use super::{EventLog, Privacy, PrivacyReport};
 use crate::accounting::{
-    Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, calibrate_noise_multiplier, per_example_sum_gaussian,
+    Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant, RdpSettings, calibrate_noise_multiplier,
+    per_example_sum_gaussian,
 };
 use crate::error::{Error, Result, check};
 use crate::rng::{DpRng, Seeds, Stream};

@@ -1,6 +1,6 @@
 //! Accountant readings shared by the accounting and audit tests.
 
-use dpref::accounting::{Conversion, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
+use dpref::accounting::{Accountant, Conversion, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
 
 /// ε at `delta` of `steps` DP-SGD steps with Poisson rate `q` and multiplier `sigma`: the RDP
 /// accountant under add/remove, improved conversion.

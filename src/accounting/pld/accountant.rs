@@ -32,6 +32,7 @@
 use super::discretise::Discretised;
 use super::mechanisms::{Direction, MechanismLoss};
 use super::pmf::{DiscretePld, Side, snap_interval};
+use crate::accounting::accountant::{Accountant, nan_as_infinity};
 use crate::accounting::event::{DpEvent, Neighbouring, check_sampling_probability, check_sizes};
 use crate::error::{Error, Result, check};
 use serde::{Deserialize, Serialize};
@@ -199,7 +200,7 @@ impl Curves {
 /// Privacy-loss-distribution accountant with certified brackets.
 ///
 /// ```
-/// use dpref::accounting::{DpEvent, Neighbouring, pld::PldAccountant};
+/// use dpref::accounting::{Accountant, DpEvent, Neighbouring, pld::PldAccountant};
 /// // 1000 steps of Poisson-sampled (q = 0.01) Gaussian noise with multiplier 1.0.
 /// let step = DpEvent::poisson_sampled(0.01, DpEvent::gaussian(1.0)?)?;
 /// let mut acc = PldAccountant::new(Neighbouring::AddRemove);
@@ -219,6 +220,45 @@ pub struct PldAccountant {
     ledger: Vec<(Composable, u64)>,
 }
 
+impl Accountant for PldAccountant {
+    fn name(&self) -> &'static str {
+        "pld"
+    }
+
+    /// The neighbouring relation fixed at construction.
+    fn neighbouring(&self) -> Neighbouring {
+        self.neighbouring
+    }
+
+    /// Dry run of [`compose`](Self::compose): `Ok` iff composing `event` (with any count ≥ 1)
+    /// is supported and its parameters are valid. Computes no PLD.
+    ///
+    /// # Errors
+    /// As `compose`'s validation.
+    fn supports(&self, event: &DpEvent) -> Result<()> {
+        self.plan(event).map(|_| ())
+    }
+
+    /// Composes `event` `count` times. Atomic: on error nothing changes.
+    ///
+    /// # Errors
+    /// `Unsupported` naming the sub-event for combinations outside the module table;
+    /// `InvalidParameter` for invalid parameters anywhere in the event or `count = 0`; `Numerical`
+    /// if a PLD does not fit the grid (increase the interval).
+    fn compose(&mut self, event: &DpEvent, count: u64) -> Result<()> {
+        check::count("count", count)?;
+        let plan = self.plan(&DpEvent::SelfComposed { event: Box::new(event.clone()), count })?;
+        self.commit(&plan)?;
+        self.ledger.push((Composable::Event(event.clone()), count));
+        Ok(())
+    }
+
+    /// The upper end of the certified bracket.
+    fn epsilon_upper(&self, delta: f64) -> Result<f64> {
+        Ok(nan_as_infinity(self.epsilon(delta)?.upper))
+    }
+}
+
 impl PldAccountant {
     /// An empty accountant with [`PldSettings::default`].
     pub fn new(neighbouring: Neighbouring) -> Self {
@@ -235,11 +275,6 @@ impl PldAccountant {
         let settings = settings.validated()?;
         let h = settings.value_discretization_interval;
         Ok(PldAccountant { neighbouring, settings, state: Curves::identity(h), ledger: Vec::new() })
-    }
-
-    /// The neighbouring relation fixed at construction.
-    pub fn neighbouring(&self) -> Neighbouring {
-        self.neighbouring
     }
 
     /// The settings in force (h snapped).
@@ -263,29 +298,6 @@ impl PldAccountant {
             Side::Upper => &s.upper,
             Side::Lower => &s.lower,
         }
-    }
-
-    /// Dry run of [`compose`](Self::compose): `Ok` iff composing `event` (with any count ≥ 1)
-    /// is supported and its parameters are valid. Computes no PLD.
-    ///
-    /// # Errors
-    /// As `compose`'s validation.
-    pub fn supports(&self, event: &DpEvent) -> Result<()> {
-        self.plan(event).map(|_| ())
-    }
-
-    /// Composes `event` `count` times. Atomic: on error nothing changes.
-    ///
-    /// # Errors
-    /// `Unsupported` naming the sub-event for combinations outside the module table;
-    /// `InvalidParameter` for invalid parameters anywhere in the event or `count = 0`; `Numerical`
-    /// if a PLD does not fit the grid (increase the interval).
-    pub fn compose(&mut self, event: &DpEvent, count: u64) -> Result<()> {
-        check::count("count", count)?;
-        let plan = self.plan(&DpEvent::SelfComposed { event: Box::new(event.clone()), count })?;
-        self.commit(&plan)?;
-        self.ledger.push((Composable::Event(event.clone()), count));
-        Ok(())
     }
 
     /// Composes a mechanism given directly (randomized response, until it has an event) `count`

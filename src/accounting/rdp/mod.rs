@@ -36,6 +36,7 @@ pub mod logsum;
 pub mod poisson_gaussian;
 pub mod wor_gaussian;
 
+use super::accountant::{Accountant, nan_as_infinity};
 use super::conversion::{Conversion, DeltaBound, EpsilonBound, delta_from_rdp, epsilon_from_rdp};
 use super::event::{DpEvent, Neighbouring, check_sampling_probability};
 use crate::error::{Error, Result, check};
@@ -82,7 +83,7 @@ struct Curve {
 /// Rényi-DP accountant over a fixed order grid and neighbouring relation.
 ///
 /// ```
-/// use dpref::accounting::{Conversion, DpEvent, Neighbouring, RdpAccountant};
+/// use dpref::accounting::{Accountant, Conversion, DpEvent, Neighbouring, RdpAccountant};
 /// // 1000 steps of Poisson-sampled (q = 0.01) Gaussian noise with multiplier 1.0.
 /// let step = DpEvent::poisson_sampled(0.01, DpEvent::gaussian(1.0)?)?;
 /// let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
@@ -102,6 +103,46 @@ pub struct RdpAccountant {
     orders: Vec<f64>,
     total: Curve,
     ledger: Vec<(DpEvent, u64)>,
+}
+
+impl Accountant for RdpAccountant {
+    fn name(&self) -> &'static str {
+        "rdp"
+    }
+
+    /// The neighbouring relation fixed at construction.
+    fn neighbouring(&self) -> Neighbouring {
+        self.neighbouring
+    }
+
+    /// Dry run of [`compose`](Self::compose): `Ok` iff composing `event` would succeed.
+    ///
+    /// # Errors
+    /// As `compose`.
+    fn supports(&self, event: &DpEvent) -> Result<()> {
+        self.curve(event).map(|_| ())
+    }
+
+    /// Composes `event` `count` times. Atomic: on error nothing changes.
+    ///
+    /// # Errors
+    /// `Unsupported` naming the sub-event for combinations not in the module table;
+    /// `InvalidParameter` for invalid parameters anywhere in the event or `count = 0`.
+    fn compose(&mut self, event: &DpEvent, count: u64) -> Result<()> {
+        check::count("count", count)?;
+        let c = self.curve(&DpEvent::SelfComposed { event: Box::new(event.clone()), count })?;
+        for (t, r) in self.total.rdp.iter_mut().zip(&c.rdp) {
+            *t = (*t + r).next_up();
+        }
+        self.total.log_good = add_down(self.total.log_good, c.log_good);
+        self.ledger.push((event.clone(), count));
+        Ok(())
+    }
+
+    /// The improved RDP → (ε, δ) conversion (the default everywhere in dpref).
+    fn epsilon_upper(&self, delta: f64) -> Result<f64> {
+        Ok(nan_as_infinity(self.epsilon(delta, Conversion::Improved)?.epsilon))
+    }
 }
 
 impl RdpAccountant {
@@ -137,11 +178,6 @@ impl RdpAccountant {
         })
     }
 
-    /// The neighbouring relation fixed at construction.
-    pub fn neighbouring(&self) -> Neighbouring {
-        self.neighbouring
-    }
-
     /// The order grid.
     pub fn orders(&self) -> &[f64] {
         &self.orders
@@ -155,30 +191,6 @@ impl RdpAccountant {
     /// What has been composed, in order, with counts.
     pub fn ledger(&self) -> &[(DpEvent, u64)] {
         &self.ledger
-    }
-
-    /// Dry run of [`compose`](Self::compose): `Ok` iff composing `event` would succeed.
-    ///
-    /// # Errors
-    /// As `compose`.
-    pub fn supports(&self, event: &DpEvent) -> Result<()> {
-        self.curve(event).map(|_| ())
-    }
-
-    /// Composes `event` `count` times. Atomic: on error nothing changes.
-    ///
-    /// # Errors
-    /// `Unsupported` naming the sub-event for combinations not in the module table;
-    /// `InvalidParameter` for invalid parameters anywhere in the event or `count = 0`.
-    pub fn compose(&mut self, event: &DpEvent, count: u64) -> Result<()> {
-        check::count("count", count)?;
-        let c = self.curve(&DpEvent::SelfComposed { event: Box::new(event.clone()), count })?;
-        for (t, r) in self.total.rdp.iter_mut().zip(&c.rdp) {
-            *t = (*t + r).next_up();
-        }
-        self.total.log_good = add_down(self.total.log_good, c.log_good);
-        self.ledger.push((event.clone(), count));
-        Ok(())
     }
 
     /// Upper bound on ε at `delta` for everything composed.

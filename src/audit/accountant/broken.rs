@@ -20,7 +20,7 @@ use crate::accounting::conversion::{Conversion, epsilon_from_rdp};
 use crate::accounting::event::{DpEvent, Neighbouring};
 use crate::accounting::pld::PldAccountant;
 use crate::accounting::rdp::{RdpAccountant, default_orders};
-use crate::accounting::{epsilon_upper_of, gdp};
+use crate::accounting::{Accountant, epsilon_upper_of, gdp};
 use crate::error::{Result, check};
 
 /// One broken accountant on one event.

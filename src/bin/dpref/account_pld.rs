@@ -5,6 +5,7 @@ use crate::account::{Request, finite_epsilon};
 use crate::account_args::AccountArgs;
 use crate::flags::{CliResult, usage};
 use crate::format::num;
+use dpref::accounting::Accountant;
 use dpref::accounting::pld::{EpsilonBracket, PldAccountant};
 use serde_json::json;
 

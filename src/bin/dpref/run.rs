@@ -59,10 +59,7 @@ fn to_spec(args: &RunArgs, algorithm: Algorithm) -> CliResult<(RunSpec, Option<C
     spec.variant = args.variant.into();
     (spec.beta1, spec.beta2, spec.nu, spec.lambda) = (args.beta1, args.beta2, args.nu, lambda);
     spec.bias_correction = args.bias_correction;
-    (spec.delay_sgd, spec.delay_adaptive) = (args.delay_sgd, args.delay_adaptive);
-    (spec.clip_sgd, spec.clip_adaptive) = (args.clip_sgd, args.clip_adaptive);
-    spec.learning_rate_adaptive = args.learning_rate_adaptive;
-    spec.ablation = args.ablation.map(Into::into);
+    spec.dp2 = args.dp2.options();
     (spec.mirror_map, spec.selection) = (args.mirror_map.map(Into::into), args.selection.map(Into::into));
     spec.phases = match args.phases {
         Some(t) => Some(u32::try_from(t).map_err(|_| usage(format!("--phases must be at most 40, got {t}")))?),

@@ -3,6 +3,7 @@
 use crate::account_args::{NeighbouringArg, SamplingArg};
 use crate::flags::{whole_u64, whole_usize};
 use clap::{Args, ValueEnum};
+use dpref::optim::run_spec::Dp2Options;
 use std::path::PathBuf;
 
 // Help texts that name a paper key ([ADFJT], [ZCHWB], [LZLRMS]) are `help = ...` attributes, not
@@ -225,30 +226,8 @@ pub(crate) struct RunArgs {
     /// Algorithm 1 has no bias correction.
     #[arg(long, help_heading = ZCHWB_HEADING)]
     pub(crate) bias_correction: Option<bool>,
-    /// s1, the DP-SGD steps per cycle whose averaged releases update the preconditioner (default 100).
-    #[arg(long, value_parser = whole_u64, help_heading = DP2_HEADING)]
-    pub(crate) delay_sgd: Option<u64>,
-    /// s2, the adaptive steps per cycle (default: s1).
-    #[arg(long, value_parser = whole_u64, help_heading = DP2_HEADING)]
-    pub(crate) delay_adaptive: Option<u64>,
-    /// C1, the clip of the DP-SGD steps (default: --clip).
-    #[arg(long, help_heading = DP2_HEADING)]
-    pub(crate) clip_sgd: Option<f64>,
-    /// C2, the clip of the preconditioned gradients in adaptive steps (default: C1).
-    #[arg(long, help_heading = DP2_HEADING)]
-    pub(crate) clip_adaptive: Option<f64>,
-    /// alpha2, the learning rate of adaptive steps (default: --learning-rate).
-    #[arg(long, help_heading = DP2_HEADING)]
-    pub(crate) learning_rate_adaptive: Option<f64>,
-    #[arg(
-        long,
-        value_enum,
-        help_heading = DP2_HEADING,
-        help = "An ablation of [LZLRMS] App. D: extra-query (variant 1, a second data query per adaptive \
-                step; the accountant charges it) or noise-first (variant 2, noise before preconditioning, \
-                one clip C1)."
-    )]
-    pub(crate) ablation: Option<AblationArg>,
+    #[command(flatten)]
+    pub(crate) dp2: Dp2Args,
     /// noisy-mirror-descent: the mirror map.
     #[arg(long, value_enum, help_heading = AFKT_HEADING)]
     pub(crate) mirror_map: Option<MirrorMapArg>,
@@ -266,4 +245,47 @@ pub(crate) struct RunArgs {
     /// Print one JSON object instead of text.
     #[arg(long, help_heading = OUTPUT_HEADING)]
     pub(crate) json: bool,
+}
+
+/// The DP²-only flags of `run`, the CLI side of [`Dp2Options`], under their own heading.
+#[derive(Args)]
+#[command(next_help_heading = DP2_HEADING)]
+pub(crate) struct Dp2Args {
+    /// s1, the DP-SGD steps per cycle whose averaged releases update the preconditioner (default 100).
+    #[arg(long, value_parser = whole_u64)]
+    pub(crate) delay_sgd: Option<u64>,
+    /// s2, the adaptive steps per cycle (default: s1).
+    #[arg(long, value_parser = whole_u64)]
+    pub(crate) delay_adaptive: Option<u64>,
+    /// C1, the clip of the DP-SGD steps (default: --clip).
+    #[arg(long)]
+    pub(crate) clip_sgd: Option<f64>,
+    /// C2, the clip of the preconditioned gradients in adaptive steps (default: C1).
+    #[arg(long)]
+    pub(crate) clip_adaptive: Option<f64>,
+    /// alpha2, the learning rate of adaptive steps (default: --learning-rate).
+    #[arg(long)]
+    pub(crate) learning_rate_adaptive: Option<f64>,
+    #[arg(
+        long,
+        value_enum,
+        help = "An ablation of [LZLRMS] App. D: extra-query (variant 1, a second data query per adaptive \
+                step; the accountant charges it) or noise-first (variant 2, noise before preconditioning, \
+                one clip C1)."
+    )]
+    pub(crate) ablation: Option<AblationArg>,
+}
+
+impl Dp2Args {
+    /// The library's DP² options of these flags.
+    pub(crate) fn options(&self) -> Dp2Options {
+        Dp2Options {
+            delay_sgd: self.delay_sgd,
+            delay_adaptive: self.delay_adaptive,
+            clip_sgd: self.clip_sgd,
+            clip_adaptive: self.clip_adaptive,
+            learning_rate_adaptive: self.learning_rate_adaptive,
+            ablation: self.ablation.map(Into::into),
+        }
+    }
 }

@@ -36,7 +36,7 @@ pub(crate) fn print(args: &RunArgs, spec: &RunSpec, outcome: &RunOutcome) -> Str
             },
         });
         if spec.algorithm.is_dp2() {
-            v["ablation"] = json!(spec.ablation.map_or("none", |a| a.name()));
+            v["ablation"] = json!(spec.dp2.ablation.map_or("none", |a| a.name()));
             v["accuracy"] = json!(evaluation.accuracy);
         }
         if spec.algorithm.is_dpagd() {

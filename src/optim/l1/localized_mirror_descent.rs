@@ -31,7 +31,7 @@
 //! randomness; errors of the phases.
 //! Proof: proofs/l1/localized_mirror_descent.md (Algorithm 1: proofs/l1/noisy_mirror_descent.md).
 
-use crate::accounting::{Conversion, Neighbouring, RdpAccountant};
+use crate::accounting::{Accountant, Conversion, Neighbouring, RdpAccountant};
 use crate::data::Dataset;
 use crate::error::{Error, Result, check};
 use crate::geometry::mirror::{PNormMap, l1_geometry_exponent, l1_norm_ratio};

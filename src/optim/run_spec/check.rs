@@ -81,12 +81,12 @@ impl RunSpec {
             ("projection", self.projection.is_some(), alg.is_adaptive_noise(), ADAPTIVE_NOISE),
             ("lambda", self.lambda.is_some(), alg.is_dpagd(), "dp-rmsprop and dp-adam with `variant` paper"),
             ("bias_correction", self.bias_correction.is_some(), alg == DpAdam, "dp-adam"),
-            ("delay_sgd", self.delay_sgd.is_some(), alg.is_dp2(), DP2),
-            ("delay_adaptive", self.delay_adaptive.is_some(), alg.is_dp2(), DP2),
-            ("clip_sgd", self.clip_sgd.is_some(), alg.is_dp2(), DP2),
-            ("clip_adaptive", self.clip_adaptive.is_some(), alg.is_dp2(), DP2),
-            ("learning_rate_adaptive", self.learning_rate_adaptive.is_some(), alg.is_dp2(), DP2),
-            ("ablation", self.ablation.is_some(), alg.is_dp2(), DP2),
+            ("delay_sgd", self.dp2.delay_sgd.is_some(), alg.is_dp2(), DP2),
+            ("delay_adaptive", self.dp2.delay_adaptive.is_some(), alg.is_dp2(), DP2),
+            ("clip_sgd", self.dp2.clip_sgd.is_some(), alg.is_dp2(), DP2),
+            ("clip_adaptive", self.dp2.clip_adaptive.is_some(), alg.is_dp2(), DP2),
+            ("learning_rate_adaptive", self.dp2.learning_rate_adaptive.is_some(), alg.is_dp2(), DP2),
+            ("ablation", self.dp2.ablation.is_some(), alg.is_dp2(), DP2),
             ("mirror_map", self.mirror_map.is_some(), alg == NoisyMirrorDescent, "noisy-mirror-descent"),
             ("selection", self.selection.is_some(), alg == PrivateFrankWolfe, "private-frank-wolfe"),
             (
@@ -126,10 +126,10 @@ impl RunSpec {
             }
         }
         positive("learning_rate", self.learning_rate)?;
-        if let Some(a) = self.learning_rate_adaptive {
+        if let Some(a) = self.dp2.learning_rate_adaptive {
             positive("learning_rate_adaptive", a)?;
         }
-        for (parameter, c) in [("clip_sgd", self.clip_sgd), ("clip_adaptive", self.clip_adaptive)] {
+        for (parameter, c) in [("clip_sgd", self.dp2.clip_sgd), ("clip_adaptive", self.dp2.clip_adaptive)] {
             if let Some(c) = c {
                 require(parameter, c, c.is_finite() && c > 0.0, "> 0 and finite")?;
             }
@@ -138,8 +138,8 @@ impl RunSpec {
             return Err(refuse("phases", "`phases` must be at least 1, got 0"));
         }
         for (parameter, s) in [
-            ("delay_sgd", self.delay_sgd),
-            ("delay_adaptive", self.delay_adaptive),
+            ("delay_sgd", self.dp2.delay_sgd),
+            ("delay_adaptive", self.dp2.delay_adaptive),
             ("steps", self.steps),
             ("rounds", self.rounds),
         ] {

@@ -220,6 +220,25 @@ pub enum L1MirrorMap {
     Entropic,
 }
 
+/// The options of the DP² family (dp2-rmsprop, dp2-adagrad, dp2-yogi, \[LZLRMS\]) that no other
+/// algorithm reads. Each `None` takes DP²'s default ([`RunSpec::plan`]); any `Some` with another
+/// algorithm is refused by [`RunSpec::check`], naming the field (`delay_sgd`, `clip_sgd`, ...).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Dp2Options {
+    /// s₁, DP-SGD steps per cycle (default 100).
+    pub delay_sgd: Option<u64>,
+    /// s₂, adaptive steps per cycle (default s₁).
+    pub delay_adaptive: Option<u64>,
+    /// C₁ (default `clip`).
+    pub clip_sgd: Option<f64>,
+    /// C₂ (default C₁).
+    pub clip_adaptive: Option<f64>,
+    /// α₂ (default `learning_rate`).
+    pub learning_rate_adaptive: Option<f64>,
+    /// An ablation.
+    pub ablation: Option<Ablation>,
+}
+
 /// Everything one `dpref run` needs besides the data. Fields left `None` take the algorithm's
 /// default ([`RunSpec::plan`] resolves them); a field the algorithm does not use must stay
 /// `None` (or at its default), else [`RunSpec::check`] refuses it.
@@ -274,18 +293,8 @@ pub struct RunSpec {
     pub lambda: Option<f64>,
     /// Minibatch dp-adam: bias correction (default on).
     pub bias_correction: Option<bool>,
-    /// DP²: s₁, DP-SGD steps per cycle (default 100).
-    pub delay_sgd: Option<u64>,
-    /// DP²: s₂, adaptive steps per cycle (default s₁).
-    pub delay_adaptive: Option<u64>,
-    /// DP²: C₁ (default `clip`).
-    pub clip_sgd: Option<f64>,
-    /// DP²: C₂ (default C₁).
-    pub clip_adaptive: Option<f64>,
-    /// DP²: α₂ (default `learning_rate`).
-    pub learning_rate_adaptive: Option<f64>,
-    /// DP²: an ablation.
-    pub ablation: Option<Ablation>,
+    /// DP²: the options only dp2-* reads (all `None` for every other algorithm).
+    pub dp2: Dp2Options,
     /// noisy-mirror-descent: the mirror map (default p-norm).
     pub mirror_map: Option<L1MirrorMap>,
     /// private-frank-wolfe: the vertex selection (default report-noisy-min, the paper's).
@@ -329,12 +338,7 @@ impl RunSpec {
             nu: None,
             lambda: None,
             bias_correction: None,
-            delay_sgd: None,
-            delay_adaptive: None,
-            clip_sgd: None,
-            clip_adaptive: None,
-            learning_rate_adaptive: None,
-            ablation: None,
+            dp2: Dp2Options::default(),
             mirror_map: None,
             selection: None,
             phases: None,

@@ -423,18 +423,18 @@ impl RunSpec {
         if self.variant == Variant::Paper {
             return Err(invalid("variant", "paper", "minibatch for dp2-* (DP² is a minibatch method)"));
         }
-        let c1 = self.clip_sgd.unwrap_or(self.clip_radius());
-        let s1 = self.delay_sgd.unwrap_or(100);
+        let c1 = self.dp2.clip_sgd.unwrap_or(self.clip_radius());
+        let s1 = self.dp2.delay_sgd.unwrap_or(100);
         let lr = self.learning_rate;
         let mut cfg = Dp2Config::new(
             preconditioner,
-            (s1, self.delay_adaptive.unwrap_or(s1)),
-            (lr, self.learning_rate_adaptive.unwrap_or(lr)),
-            (c1, self.clip_adaptive.unwrap_or(c1)),
+            (s1, self.dp2.delay_adaptive.unwrap_or(s1)),
+            (lr, self.dp2.learning_rate_adaptive.unwrap_or(lr)),
+            (c1, self.dp2.clip_adaptive.unwrap_or(c1)),
             c.settings(self.neighbouring)?,
         )?;
         cfg.eps_adapt = self.nu.unwrap_or(1e-7);
-        if self.ablation == Some(Ablation::NoiseFirst) {
+        if self.dp2.ablation == Some(Ablation::NoiseFirst) {
             cfg.noise_order = NoiseOrder::NoiseFirst;
         }
         if !matches!(self.output, None | Some(Output::Last)) {
@@ -537,7 +537,7 @@ fn dp2(
     seeds: Seeds,
     observer: &mut impl Observer,
 ) -> Result<Run> {
-    match spec.ablation {
+    match spec.dp2.ablation {
         Some(Ablation::ExtraQuery) => crate::optim::dp2::extra_query::dp2_extra_query(oracle, cfg, seeds, observer),
         _ => crate::optim::dp2::algorithm1::dp2(oracle, cfg, seeds, observer),
     }

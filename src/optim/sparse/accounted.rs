@@ -8,7 +8,7 @@
 //! Proof: proofs/sparse/projection_mechanism.md, proofs/sparse/gaussian_l1_recovery.md and
 //! proofs/sparse/output_perturbation.md (their privacy sections).
 
-use crate::accounting::{ApproxDpAccountant, Conversion, DpEvent, Neighbouring, RdpAccountant, gaussian};
+use crate::accounting::{Accountant, ApproxDpAccountant, Conversion, DpEvent, Neighbouring, RdpAccountant, gaussian};
 use crate::error::{Error, Result};
 use crate::optim::{EventLog, PrivacyReport, PrivateRelease, ReleaseSummary};
 use serde::Serialize;
