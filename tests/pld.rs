@@ -621,3 +621,16 @@ fn pld_laplace_two_dims_checked_dominated_by_one_dim() {
         }
     }
 }
+
+/// A Laplace release whose privacy loss 1/b lies beyond the grid's index range (b = 1e-16: 1e20
+/// steps of h = 1e-4) is a typed `Numerical` error naming the grid; it panicked with an integer
+/// overflow in the grid-end search. The accountant is left unchanged.
+#[test]
+fn pld_loss_beyond_the_grid_is_an_error_not_a_panic() {
+    for b in [1e-16, 1e-200] {
+        let mut acc = PldAccountant::new(Neighbouring::AddRemove);
+        let err = acc.compose(&DpEvent::laplace(b).unwrap(), 1).unwrap_err();
+        assert!(matches!(err, Error::Numerical { .. }), "b = {b}: {err}");
+        acc.compose(&DpEvent::laplace(1.0).unwrap(), 1).unwrap();
+    }
+}

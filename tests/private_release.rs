@@ -260,6 +260,21 @@ fn empty_statistics_release_nothing() {
     assert_eq!(done.events.as_event(), Some(DpEvent::gaussian(3.0).unwrap()));
 }
 
+/// A statistic of positive sensitivity is never released with zero noise under a claim: σ·Δ that
+/// underflows (σ = 1e-300, Δ = 1e-30) and a given std of 0 are refused before anything is drawn
+/// or recorded. Before, the value went out unchanged with no event and the run reported ε = 0.
+#[test]
+fn a_zero_std_on_a_private_statistic_is_refused() {
+    let mut release = PrivateRelease::statistics(1e-300, Seeds::new(1)).unwrap();
+    let mut values = [0.123456789];
+    assert!(release.release_statistic(&mut values, 1e-30).is_err());
+    assert!(release.release_statistic_given_std(&mut values, 0.0, 1.0).is_err());
+    assert_eq!(values, [0.123456789], "nothing drawn");
+    assert_eq!(release.release_statistic(&mut values, 0.0).unwrap(), 0.0, "a constant statistic needs no noise");
+    let done = release.finish().unwrap();
+    assert!(done.events.is_empty() && done.releases == 1, "{done:?}");
+}
+
 /// The multiplier an event records never exceeds the one that ran (a larger z would read a
 /// smaller ε): for a given std and sensitivity Δ, the recorded z satisfies z·Δ ≤ std exactly (the
 /// sign of the fused residual), for the Gaussian and the Laplace statistic releases. Over the 400

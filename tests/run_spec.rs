@@ -176,3 +176,21 @@ fn an_overflowing_gradient_contributes_zero_and_every_run_finishes() {
         assert!(outcome.run.privacy.epsilon.is_some_and(f64::is_finite), "{algorithm:?}");
     }
 }
+
+/// DP² clips with `clip_sgd` (its adaptive phase defaulting to it), so with `clip` none and a
+/// `clip_sgd` the run is private and its `delta` is a claim: it reports a finite ε (the refusal of
+/// `delta` without a claim once misjudged it as unclipped); without any DP² clip it is refused.
+#[test]
+fn dp2_clipped_by_its_own_clips_is_private() {
+    let data =
+        dpref::data::Dataset::new(vec![1.0, 0.5, -0.3, 0.2, 1.0, -1.0, 0.7, 0.1], vec![1.0, 0.0, 1.0, 0.0], 2).unwrap();
+    let mut spec = RunSpec::new(Algorithm::Dp2Rmsprop, RunLoss::Logistic);
+    (spec.clip, spec.sigma, spec.delta, spec.steps, spec.batch_size) = (None, Some(1.0), Some(1e-5), Some(6), Some(2));
+    (spec.dp2.clip_sgd, spec.dp2.clip_adaptive) = (Some(1.0), Some(3.0));
+    assert!(spec.is_private());
+    let outcome = spec.run(&data).unwrap();
+    assert!(outcome.run.privacy.epsilon.is_some_and(f64::is_finite), "{:?}", outcome.run.privacy);
+    (spec.dp2.clip_sgd, spec.dp2.clip_adaptive) = (None, None);
+    assert!(!spec.is_private());
+    assert!(matches!(spec.check(), Err(dpref::Error::RunSpec { parameter: "delta", .. })));
+}

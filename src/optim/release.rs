@@ -104,6 +104,10 @@ pub enum NoiseShape<'a> {
 /// (5e-324, 5e-324), of norm √2·C.
 pub const SMALLEST_PRIVATE_CLIP: f64 = f64::MIN_POSITIVE * 9_007_199_254_740_992.0;
 
+/// Why a zero std on a statistic of positive sensitivity is refused.
+const UNDERFLOWED_STD: &str = "positive for a statistic of positive sensitivity (sigma*Delta or the given std \
+     underflowed): it would be released without noise and without an event";
+
 /// The private step of a run: batch sampling, noise and privacy events, drawn and recorded
 /// together (see the module doc).
 #[derive(Debug)]
@@ -382,9 +386,13 @@ impl PrivateRelease {
     /// empty statistic releases nothing: no noise, no event.
     ///
     /// # Errors
-    /// `InvalidParameter` for a negative or non-finite sensitivity.
+    /// `InvalidParameter` for a negative or non-finite sensitivity, or σ·Δ underflowing to 0 with
+    /// σ, Δ > 0 (the statistic would go out unnoised and unrecorded).
     pub fn release_statistic(&mut self, values: &mut [f64], sensitivity: f64) -> Result<f64> {
         let std = mul_up(self.setup.sigma, check::non_negative("sensitivity", sensitivity)?);
+        if std == 0.0 && self.setup.sigma > 0.0 && sensitivity > 0.0 && !values.is_empty() {
+            return Err(Error::invalid("noise std", std, UNDERFLOWED_STD));
+        }
         self.release_statistic_with_std(values, std, self.setup.sigma)?;
         Ok(std)
     }
@@ -394,13 +402,16 @@ impl PrivateRelease {
     /// this std gives. An empty statistic releases nothing.
     ///
     /// # Errors
-    /// `InvalidParameter` for a negative or non-finite std, or a sensitivity that is not positive
-    /// and finite (for a non-empty statistic).
+    /// `InvalidParameter` for a std that is not positive and finite, or a sensitivity that is not
+    /// positive and finite (for a non-empty statistic).
     pub fn release_statistic_given_std(&mut self, values: &mut [f64], std: f64, sensitivity: f64) -> Result<()> {
         if values.is_empty() {
             return Ok(());
         }
         let std = check::non_negative("noise std", std)?;
+        if std == 0.0 {
+            return Err(Error::invalid("noise std", std, UNDERFLOWED_STD));
+        }
         let sensitivity = check::positive("sensitivity", sensitivity)?;
         self.release_statistic_with_std(values, std, div_down(std, sensitivity))
     }

@@ -104,6 +104,11 @@ fn search_end(model: &dyn LossTails, h: f64, tau: f64, end: GridEnd) -> Result<i
         };
         tail.hi <= tau
     };
+    // A support end beyond the grid's index range (e.g. Laplace at scale 1e-16: its loss 1e16
+    // is 1e20 grid steps) once saturated the i64 cast and overflowed `k += out` (a panic).
+    if [near, far].iter().any(|e| e.is_finite() && (e / h).abs() > MAX_INDEX as f64) {
+        return Err(grid_error(&format!("the support's {side} end of the privacy loss does not fit the grid"), h));
+    }
     // `x` rounded to an integer in direction `dir` (ceil for +1, floor for −1).
     let round_to = |dir: i64, x: f64| (if dir > 0 { x.ceil() } else { x.floor() }) as i64;
     let mut good = if near.is_finite() {

@@ -346,9 +346,13 @@ impl RunSpec {
         }
     }
 
-    /// Whether the run makes a privacy claim: it adds noise to clipped gradients.
+    /// Whether the run makes a privacy claim: it adds noise to clipped gradients. DP² clips with
+    /// `dp2.clip_sgd` (default `clip`; its adaptive phase defaults to that), so a DP² run with
+    /// `clip` none and a `clip_sgd` is clipped.
     pub fn is_private(&self) -> bool {
-        self.clip.is_some() && (self.epsilon.is_some() || self.sigma.is_some_and(|s| s > 0.0))
+        let clipped =
+            if self.algorithm.is_dp2() { self.dp2.clip_sgd.or(self.clip).is_some() } else { self.clip.is_some() };
+        clipped && (self.epsilon.is_some() || self.sigma.is_some_and(|s| s > 0.0))
     }
 }
 
