@@ -367,6 +367,12 @@ fn golden_theorem6_7_parameters() {
     let (_, t_hi) = theorem6_parameters(n, e, hi, l, dd, m).unwrap();
     assert!(t_lo.abs() < 1e-9, "T at beta_lo = {t_lo}");
     assert_rel(2f64.powf(t_hi), b, 1e-9, "2^T at beta_hi");
+    // Outside the theorems' hypotheses the parameters are refused, not returned: β beyond Thm. 6's
+    // range (T < 0 or 2^T > b there), δ > 1/n for Thm. 7, or a Thm. 7 T outside [0, log₂ b].
+    invalid(theorem6_parameters(n, e, lo * 0.5, l, dd, m), "beta");
+    invalid(theorem6_parameters(n, e, hi * 2.0, l, dd, m), "beta");
+    invalid(theorem7_parameters(n, e, 2e-6, beta, l, dd, m), "delta");
+    invalid(theorem7_parameters(n, e, delta, lo, l, dd, m), "beta");
 }
 
 // ---------------------------------------------------------------------------------------------

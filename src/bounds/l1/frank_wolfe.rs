@@ -275,11 +275,26 @@ pub fn alg3_explicit_bound(setting: &FwSetting, noise: FwNoise, exact_gradients:
 }
 
 /// \[AFKT\] Thm. 6's printed parameters: `b = n/ln²n` and `T = ½ log₂(bεβD/(L ln m))` (real
-/// valued; base 2 since `2^T` appears), returned as `(b, T)`.
+/// valued; base 2 since `2^T` appears), returned as `(b, T)`. β must lie in the theorem's range
+/// ([`theorem6_beta_range`], where `1 ≤ 2^T ≤ b`); outside it the parameters are not the theorem's
+/// (below, its small-β regime T = 1 applies).
 ///
 /// # Errors
-/// `InvalidParameter` for `n < 2`, `ε, β, L, D ≤ 0`, `m < 2`.
+/// `InvalidParameter` for `n < 2`, `ε, β, L, D ≤ 0`, `m < 2`, β outside the range.
 pub fn theorem6_parameters(n: u64, epsilon: f64, beta: f64, l: f64, diam_d: f64, m: u64) -> Result<(f64, f64)> {
+    let (low, high) = theorem6_beta_range(n, epsilon, l, diam_d, m)?;
+    if !(low..=high).contains(&beta) {
+        return Err(Error::invalid(
+            "beta",
+            beta,
+            "in Thm. 6's range L ln m ln^2 n/(n eps D) <= beta <= n L ln m/(eps D ln^2 n)",
+        ));
+    }
+    batch_and_log_ratio(n, epsilon, beta, l, diam_d, m)
+}
+
+/// `(b, ½ log₂(bεβD/(L ln m)))` with `b = n/ln²n`: Thm. 6's T, and the start of Thm. 7's.
+fn batch_and_log_ratio(n: u64, epsilon: f64, beta: f64, l: f64, diam_d: f64, m: u64) -> Result<(f64, f64)> {
     let ln_n = ln_n("n", n)?;
     let e = check::positive("epsilon", epsilon)?;
     let beta = check::positive("beta", beta)?;
@@ -346,10 +361,10 @@ pub fn theorem6_small_beta_rate_unit_constant(
 }
 
 /// \[AFKT\] Thm. 7's printed parameters: `b = n/ln²n`, `T = (2/3) log₂(bεβD/(L ln(n/δ) ln m))`,
-/// as `(b, T)`.
+/// as `(b, T)`, under the theorem's `δ ≤ 1/n` and with `1 ≤ 2^T ≤ b` (Lemma 4.1's batch rule).
 ///
 /// # Errors
-/// As [`theorem6_parameters`], and `δ ∉ (0, 1)`.
+/// As [`theorem6_parameters`], and `δ ∉ (0, 1/n]` or T outside `[0, log₂ b]`.
 pub fn theorem7_parameters(
     n: u64,
     epsilon: f64,
@@ -360,9 +375,16 @@ pub fn theorem7_parameters(
     m: u64,
 ) -> Result<(f64, f64)> {
     let ld = ln_inv_delta(delta)?;
-    let (b, t_pure) = theorem6_parameters(n, epsilon, beta, l, diam_d, m)?;
+    if delta > 1.0 / n as f64 {
+        return Err(Error::invalid("delta", delta, "<= 1/n (Thm. 7)"));
+    }
+    let (b, t_pure) = batch_and_log_ratio(n, epsilon, beta, l, diam_d, m)?;
     let ln_n_delta = (n as f64).ln() + ld;
-    Ok((b, (2.0 / 3.0) * (2.0 * t_pure - ln_n_delta.log2())))
+    let t = (2.0 / 3.0) * (2.0 * t_pure - ln_n_delta.log2());
+    if !(0.0..=b.log2()).contains(&t) {
+        return Err(Error::invalid("beta", beta, "such that Thm. 7's 1 <= 2^T <= b"));
+    }
+    Ok((b, t))
 }
 
 /// \[AFKT\] Thm. 7 rate as printed, `O(1) = 1` — **trend use only**:
