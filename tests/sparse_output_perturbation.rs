@@ -426,3 +426,38 @@ fn audit_c9_output_perturbation_gaussian_with_halved_noise_twin() {
     assert!(certified <= accounted, "certified {certified} > accounted {accounted}");
     assert!(twin > accounted, "the halved-noise twin is not flagged: {twin} <= {accounted}");
 }
+
+/// Settings that the constructors refuse are refused by `run` too, before the data is read, when
+/// set on the public fields afterwards (a δ = 0 config moved onto an l2 ball once ran with a Δ₁
+/// 5.7 times too small); and a λ so small that `1 − λ/(H + λ)` rounds to 1 no longer collapses
+/// the certified solver to T = 1 (λ = 1e-17: released on one dataset, refused on its neighbour):
+/// T grows and is refused above `MAX_SOLVER_ITERATIONS`.
+#[test]
+fn run_rechecks_public_fields_and_caps_the_solver() {
+    let (rows, labels) = records(20, 8, 2, 1.0, 3);
+    let data = dataset(&rows, &labels, 8);
+    let mut moved = OutputPerturbationConfig::new(Loss::Linear, 1.0, 2, 1.0, 0.5, 0.0).unwrap();
+    moved.domain = Domain::L2Ball { radius: 0.05 };
+    assert!(matches!(moved.run(&data, Seeds::new(1)), Err(Error::Unsupported { .. })));
+    let mut nan_nu = OutputPerturbationConfig::new(Loss::Logistic, 1.0, 2, 1.0, 0.5, 1e-5).unwrap();
+    nan_nu.solver_tolerance_nu = f64::NAN;
+    assert!(nan_nu.run(&data, Seeds::new(1)).is_err());
+    let tiny = OutputPerturbationConfig::new(Loss::Logistic, 1.0, 2, 1e-17, 0.5, 1e-5).unwrap();
+    assert!(tiny.iterations() > dpref::optim::sparse::output_perturbation::MAX_SOLVER_ITERATIONS);
+    let err = tiny.run(&data, Seeds::new(1)).unwrap_err().to_string();
+    assert!(err.contains("lambda"), "{err}");
+}
+
+/// The certificate covers the rounding of the iterate itself: centred at x⁰ = 1e12 (linear loss,
+/// λ = 1, d = 1), x_T sits on a grid of spacing 2⁻¹³ ≈ 1.2e-4, so its distance to x*_λ can be
+/// 6.1e-5 (half a spacing) whatever the data; the certificate once read 6e-15 there.
+#[test]
+fn certificate_covers_the_rounding_of_large_iterates() {
+    let data = dataset(&[vec![(0, 1.0)], vec![(0, 0.5)], vec![(0, -1.0)]], &[1.0, 0.0, -0.9], 1);
+    let cfg = OutputPerturbationConfig::new(Loss::Linear, 1.0, 1, 1.0, 0.5, 1e-5)
+        .unwrap()
+        .with_domain(Domain::Unconstrained, Some(vec![1e12]))
+        .unwrap();
+    let solution = solve_regularised_erm(&cfg, &data, cfg.iterations()).unwrap();
+    assert!(solution.certificate >= 0.5 * 2f64.powi(-13), "certificate {}", solution.certificate);
+}

@@ -118,6 +118,10 @@ pub struct CertifiedSolution {
     pub iterations: usize,
 }
 
+/// The most iterations the certified solver runs (T is fixed by L, H, λ, ν; a larger T is refused
+/// before the data is read).
+pub const MAX_SOLVER_ITERATIONS: usize = 10_000_000;
+
 /// The relative allowance per floating-point operation used for the certificate's rounding
 /// (2^−53 = u, the unit roundoff).
 const UNIT_ROUNDOFF: f64 = f64::EPSILON / 2.0;
@@ -241,7 +245,13 @@ impl OutputPerturbationConfig {
         }
         let rho = (1.0 - lam / (h + lam)).sqrt();
         let need = (4.0 * (h + lam) * l / (lam * lam * self.solver_tolerance_nu)).ln();
-        1 + (need.max(0.0) / -rho.ln()).ceil() as usize
+        // −ln ρ; for λ ≪ H, 1 − λ/(H + λ) rounds to 1 and −ln ρ to 0 (T once collapsed to 1):
+        // then −½ ln(1 − λ/(H + λ)) through ln_1p (T saturates; `run` refuses T above its cap)
+        let neg_ln_rho = match -rho.ln() {
+            v if v > 0.0 && v.is_finite() => v,
+            _ => -0.5 * (-(lam / (h + lam))).ln_1p(),
+        };
+        1 + (need.max(0.0) / neg_ln_rho).ceil() as usize
     }
 
     /// Δ₂ = 2L′/(λn) + 2ν (δ > 0) or Δ₁ = (2√(2s)L′/(λn))(2H/λ + 1) + 2√d·ν (δ = 0): the
@@ -320,16 +330,29 @@ impl OutputPerturbationConfig {
     /// # Errors
     /// As the module doc.
     pub fn run(&self, data: &SparseDataset, seeds: Seeds) -> Result<OutputPerturbationRun> {
+        // The public fields may have been set after construction: the constructors' checks again,
+        // and the solver's work cap, all before the data is read.
+        Self::new(self.loss, self.lipschitz_l, self.sparsity_s, self.regularisation_lambda, self.epsilon, self.delta)?
+            .with_domain(self.domain.clone(), self.centre_x0.clone())?
+            .with_tolerance(self.solver_tolerance_nu)?;
+        if self.iterations() > MAX_SOLVER_ITERATIONS {
+            return Err(Error::invalid(
+                "lambda (regularisation)",
+                self.regularisation_lambda,
+                "large enough that the certified solver needs at most 1e7 iterations (T grows like (H/lambda) ln(1/nu))",
+            ));
+        }
         self.check_data(data)?;
         let (n, d) = (data.n(), data.d());
         // Alg. 3, line 1: x*_λ(S) = argmin_{x∈X} F_S(x) + (λ/2)‖x − x⁰‖², certified to ν
         let solution = solve_regularised_erm(self, data, self.iterations())?;
         if solution.certificate.is_nan() || solution.certificate > self.solver_tolerance_nu {
+            // (the certificate is a statistic of the data: it stays out of the message)
             return Err(Error::Numerical {
                 what: "output perturbation solver certificate",
                 reason: format!(
-                    "certified distance {} exceeds nu = {} (rounding; raise nu)",
-                    solution.certificate, self.solver_tolerance_nu
+                    "the certified distance exceeds nu = {} (rounding; raise nu)",
+                    self.solver_tolerance_nu
                 ),
             });
         }
@@ -415,6 +438,10 @@ pub fn solve_regularised_erm(
     let dist = |v: &[f64]| norm_linf(&v.iter().zip(&x0).map(|(a, b)| a - b).collect::<Vec<_>>());
     let scale = 2.0 * cfg.lipschitz_with_margin() + lam * (dist(&x) + dist(&x_prev)) + norm_l2(&r);
     let allowance = 2.0 * (data.n() + d + 8) as f64 * UNIT_ROUNDOFF * scale * (d as f64).sqrt();
-    let certificate = ((norm_l2(&r) + allowance) / lam).next_up();
+    // x_T and x_{T−1} are themselves rounded relative to their own size (not their distance to
+    // x⁰), and enter r through 1/η = H + λ: at x⁰ = 1e12 the certificate once read 6e-15 for a
+    // true distance of 2.9e-5
+    let iterate_rounding = 2.0 * (x.len() as f64).sqrt() * UNIT_ROUNDOFF * (norm_linf(&x) + norm_linf(&x_prev)) / eta;
+    let certificate = ((norm_l2(&r) + allowance + iterate_rounding) / lam).next_up();
     Ok(CertifiedSolution { x, certificate, iterations })
 }
