@@ -613,3 +613,16 @@ fn stat_d3_gaussian_l1_recovery_error_slopes_in_n_and_s() {
     assert!(!b_twin.meets(band_b.0, band_b.1), "recovery twin passes: {}", b_twin.show());
     assert!(!c_twin.meets(band_c.0, band_c.1), "s twin passes: {}", c_twin.show());
 }
+
+/// A basis pursuit that fails to certify after b was released says what was spent: the error
+/// names the run's (ε, δ), which no report would otherwise show (`max_iterations = 1`, n = 20,
+/// d = 1000).
+#[test]
+fn a_failed_recovery_reports_the_released_budget() {
+    let (n, d, s, l, eps, delta) = (20usize, 1000usize, 2usize, 1.0, 0.9, 1e-5);
+    let data = csr(n, d, s, l, 3);
+    let mut cfg = GaussianL1RecoveryConfig::new(l, s, eps, delta).unwrap();
+    cfg.solver.max_iterations = 1;
+    let err = cfg.run(SparseVectors::Csr(&data), Seeds::new(0)).unwrap_err().to_string();
+    assert!(err.contains("already released") && err.contains("(0.9, 0.00001)"), "{err}");
+}

@@ -234,7 +234,17 @@ impl GaussianL1RecoveryConfig {
         }
         let measured = self.release_measurements(&z_bar, n, m, release)?;
         // Alg. 2, line 6: z̃ = argmin{‖z‖₁ : Az = b} (certified basis pursuit)
-        let certificate = measured.system.basis_pursuit(&measured.b, &self.solver)?;
+        // (b is already released: a failed solve says what was spent, which no run will report)
+        let certificate = measured.system.basis_pursuit(&measured.b, &self.solver).map_err(|e| match e {
+            Error::Numerical { what, reason } => Error::Numerical {
+                what,
+                reason: format!(
+                    "{reason}; the noisy measurements b were already released, spending (epsilon, delta) = ({}, {})",
+                    self.mean.epsilon, self.mean.delta
+                ),
+            },
+            other => other,
+        })?;
         let z_tilde = certificate.z.clone();
         // Alg. 2, line 7: ẑ = z̃·1{‖z̃‖₂ ≤ 2L}
         let zeroed = crate::linalg::norm_l2(&z_tilde) > 2.0 * self.mean.l2_bound_l;
