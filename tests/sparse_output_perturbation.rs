@@ -461,3 +461,14 @@ fn certificate_covers_the_rounding_of_large_iterates() {
     let solution = solve_regularised_erm(&cfg, &data, cfg.iterations()).unwrap();
     assert!(solution.certificate >= 0.5 * 2f64.powi(-13), "certificate {}", solution.certificate);
 }
+
+/// The margin L′ = L(1 + 1e-12) covers a row norm's rounding (s + 2)·2⁻⁵³ only up to s = 9005, so
+/// a larger s is refused (every sparse mechanism checks (L, s) the same way).
+#[test]
+fn sparsity_beyond_the_norm_margin_is_refused() {
+    use dpref::optim::sparse::projection_mechanism::MAX_SPARSITY;
+    assert!(((MAX_SPARSITY + 2) as f64) * f64::EPSILON / 2.0 <= NORM_ROUNDING);
+    assert!(OutputPerturbationConfig::new(Loss::Logistic, 1.0, MAX_SPARSITY, 1.0, 0.5, 1e-5).is_ok());
+    let err = OutputPerturbationConfig::new(Loss::Logistic, 1.0, MAX_SPARSITY + 1, 1.0, 0.5, 1e-5).unwrap_err();
+    assert!(err.to_string().contains("s (sparsity)"), "{err}");
+}

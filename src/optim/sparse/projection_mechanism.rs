@@ -46,8 +46,8 @@ use crate::rng::Seeds;
 use serde::Serialize;
 
 /// The relative margin on L that covers the rounding of a row's evaluated l2 norm (faer's scaled
-/// sum of squares: relative error below (s + 2)·2^−53 ≈ 1e-13 for s ≤ 400, 1e-12 leaves room for
-/// s up to several thousand).
+/// sum of squares: relative error below (s + 2)·2^−53 ≈ 1e-13 for s ≤ 400; 1e-12 covers s up to
+/// 9005, and a larger s is refused, [`MAX_SPARSITY`]).
 pub const NORM_ROUNDING: f64 = 1e-12;
 
 /// The n vectors whose mean is released: dense rows or CSR rows (labels are ignored).
@@ -418,7 +418,8 @@ pub fn project_noisy_mean(z_tilde: &mut [f64], l2_bound_l: f64, sparsity_s: usiz
     Ok(())
 }
 
-/// Checks the (L, s) of `S_s^d = {‖z‖₀ ≤ s, ‖z‖₂ ≤ L}`: L finite and > 0 (named `l_name`), s ≥ 1.
+/// Checks the (L, s) of `S_s^d = {‖z‖₀ ≤ s, ‖z‖₂ ≤ L}`: L finite and > 0 (named `l_name`),
+/// 1 ≤ s ≤ [`MAX_SPARSITY`].
 ///
 /// # Errors
 /// `InvalidParameter` naming the first that fails.
@@ -427,8 +428,20 @@ pub(crate) fn check_sparse_ball(l_name: &'static str, l: f64, sparsity_s: usize)
     if sparsity_s == 0 {
         return Err(Error::invalid("s (sparsity)", sparsity_s, ">= 1"));
     }
+    // NORM_ROUNDING = 1e-12 covers a row norm's rounding, (s + 2)·2⁻⁵³, only up to s = 9005
+    if sparsity_s > MAX_SPARSITY {
+        return Err(Error::invalid(
+            "s (sparsity)",
+            sparsity_s,
+            "<= 9000 (the 1e-12 margin on L covers the row-norm rounding (s + 2)*2^-53 only that far)",
+        ));
+    }
     Ok(())
 }
+
+/// The largest sparsity s accepted: [`NORM_ROUNDING`] covers the rounding `(s + 2)·2⁻⁵³` of a
+/// row's evaluated l2 norm up to s = 9005.
+pub const MAX_SPARSITY: usize = 9000;
 
 /// Checks the (ε, δ) of one Laplace (δ = 0) or classically calibrated Gaussian (δ > 0) release:
 /// ε finite and > 0, δ ∈ [0, 1), and ε < 1 when δ > 0 (`constraint` says which result needs it).
