@@ -446,6 +446,9 @@ fn invalid_inputs_are_refused() {
     invalid(theorem2_noise_term(0.5, 3, &[1.0, 1.0]), "delay_s");
     invalid(theorem2_bound(&thm2(-1.0, 1.0, 0.5, 1, 1.0, &[1.0])), "r");
     invalid(theorem2_bound(&thm2(1.0, nan, 0.5, 1, 1.0, &[1.0])), "kappa");
+    // eq. (49): κ ≥ α²C² > 0, so κ = 0 lies outside the theorem (it used to be accepted)
+    invalid(theorem2_bound(&thm2(1.0, 0.0, 0.5, 1, 1.0, &[1.0])), "kappa");
+    invalid(theorem2_bound_printed(&thm2(1.0, 0.0, 0.5, 1, 1.0, &[1.0])), "kappa");
     invalid(theorem2_bound_printed(&thm2(1.0, 1.0, 0.5, 1, -1.0, &[1.0])), "sum_d_l1_over_t_nu");
 
     invalid(h_ratio(-1.0, 1.0, 1, 0.1), "mean_g_l1");

@@ -373,6 +373,10 @@ fn golden_theorem6_7_parameters() {
     invalid(theorem6_parameters(n, e, hi * 2.0, l, dd, m), "beta");
     invalid(theorem7_parameters(n, e, 2e-6, beta, l, dd, m), "delta");
     invalid(theorem7_parameters(n, e, delta, lo, l, dd, m), "beta");
+    // Lemma 4.4's ε ≤ 2^{−T/2}√ln(1/δ): at ε = 0.5 the cap is 2^{−t7/2}·√ln(1e7) ≈ 0.99 (met);
+    // at ε = 2, 2^{3T/2} = 4·66 gives T = 5.36 and a cap of 0.63 < 2 (refused, with T ≤ log₂ b).
+    assert!(e <= (-t7 / 2.0).exp2() * (1.0 / delta).ln().sqrt());
+    invalid(theorem7_parameters(n, 2.0, delta, beta, l, dd, m), "epsilon");
 }
 
 // ---------------------------------------------------------------------------------------------

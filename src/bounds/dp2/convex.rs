@@ -187,7 +187,7 @@ pub fn theorem2_noise_term(alpha: f64, delay_s: u64, noise_d_norms: &[f64]) -> R
 pub struct Theorem2Inputs<'a> {
     /// R ≥ 0 (A1).
     pub r: f64,
-    /// κ ≥ 0 (≥ [`kappa_min`], the caller's responsibility).
+    /// κ > 0 (≥ [`kappa_min`] `≥ α²C² > 0`, the caller's responsibility; 0 is refused).
     pub kappa: f64,
     /// α ∈ (0, 1] ([`theorem2_alpha`]).
     pub alpha: f64,
@@ -202,7 +202,8 @@ pub struct Theorem2Inputs<'a> {
 fn theorem2_core(inputs: &Theorem2Inputs<'_>, extra_exponent: u64) -> Result<f64> {
     let Theorem2Inputs { r, kappa, alpha, delay_s, sum_d_l1_over_t_nu, noise_d_norms } = *inputs;
     let r = check::non_negative("r", r)?;
-    let kappa = check::non_negative("kappa", kappa)?;
+    // eq. (49): κ ≥ max{α²C², …} > 0, so κ = 0 is outside the theorem whatever C.
+    let kappa = check::positive("kappa", kappa)?;
     let a = alpha_base(alpha)?;
     let sum_d = check::non_negative("sum_d_l1_over_t_nu", sum_d_l1_over_t_nu)?;
     let noise = theorem2_noise_term(a, delay_s, noise_d_norms)?;
@@ -226,7 +227,7 @@ fn theorem2_core(inputs: &Theorem2Inputs<'_>, extra_exponent: u64) -> Result<f64
 /// Practically vacuous (the factor `α^{−⌊1/ν⌋}`; `proofs/dp2/dp2.md` §4).
 ///
 /// # Errors
-/// `InvalidParameter` for `R < 0`, `κ < 0`, `α ∉ (0, 1]`, a negative sum, `s = 0` or `s > T`;
+/// `InvalidParameter` for `R < 0`, `κ ≤ 0`, `α ∉ (0, 1]`, a negative sum, `s = 0` or `s > T`;
 /// as [`theorem2_noise_term`]; `Numerical` if the value overflows f64.
 pub fn theorem2_bound(inputs: &Theorem2Inputs<'_>) -> Result<f64> {
     theorem2_core(inputs, 1)

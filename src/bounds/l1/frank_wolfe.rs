@@ -361,10 +361,13 @@ pub fn theorem6_small_beta_rate_unit_constant(
 }
 
 /// \[AFKT\] Thm. 7's printed parameters: `b = n/ln²n`, `T = (2/3) log₂(bεβD/(L ln(n/δ) ln m))`,
-/// as `(b, T)`, under the theorem's `δ ≤ 1/n` and with `1 ≤ 2^T ≤ b` (Lemma 4.1's batch rule).
+/// as `(b, T)`, under the theorem's `δ ≤ 1/n`, with `1 ≤ 2^T ≤ b` (Lemma 4.1's batch rule) and
+/// `ε ≤ 2^{−T/2}√ln(1/δ)` (Lemma 4.4; the theorem's ε range is its sufficient condition up to
+/// constants, so the exact form is checked).
 ///
 /// # Errors
-/// As [`theorem6_parameters`], and `δ ∉ (0, 1/n]` or T outside `[0, log₂ b]`.
+/// As [`theorem6_parameters`], and `δ ∉ (0, 1/n]`, T outside `[0, log₂ b]`, or
+/// `ε > 2^{−T/2}√ln(1/δ)`.
 pub fn theorem7_parameters(
     n: u64,
     epsilon: f64,
@@ -383,6 +386,10 @@ pub fn theorem7_parameters(
     let t = (2.0 / 3.0) * (2.0 * t_pure - ln_n_delta.log2());
     if !(0.0..=b.log2()).contains(&t) {
         return Err(Error::invalid("beta", beta, "such that Thm. 7's 1 <= 2^T <= b"));
+    }
+    // Lemma 4.4's hypothesis, which Thm. 7's ε range is there to ensure: ε ≤ 2^{−T/2}√ln(1/δ).
+    if epsilon > (-t / 2.0).exp2() * ld.sqrt() {
+        return Err(Error::invalid("epsilon", epsilon, "<= 2^(-T/2) sqrt(ln(1/delta)) (Lemma 4.4, as Thm. 7 assumes)"));
     }
     Ok((b, t))
 }

@@ -203,6 +203,12 @@ pub fn lemma65_expected_steps_upper_bound(n: u64) -> Result<f64> {
 /// on the complement `F_S(x̄) − F_S(x*) ≤ R_T/(T + 1) < U/τ` (Jensen). At the theorem's
 /// `η = D/(ν√τ)` this is `C[Dν√τ + bDτ]/τ` with `C ≤ 4 max((1 + E_T/τ)/2, E_T/τ)`.
 ///
+/// **Hypothesis the caller owns:** the probability 1/2 needs `P[T ≤ τ] ≤ 1/4`, a property of τ
+/// (and δ) that this function does not see: certified for `τ ≤ C·n/ln(4/δ)` with
+/// C = [`lemma65_constant`]`(n, δ)`, or measured (τ = n/(4 ln(2/δ)) in `tests/sparse_sgd.rs`, D5).
+/// For a larger τ the returned `U/τ` is still the Markov half's threshold, but the theorem's
+/// probability is not established.
+///
 /// # Errors
 /// `InvalidParameter` for `D, ν, τ, η ≤ 0`, `b < 0`, n not a power of two `≥ 2`.
 pub fn theorem67_threshold_explicit(diam_d: f64, (nu, b): (f64, f64), tau: f64, eta: f64, n: u64) -> Result<f64> {
@@ -220,7 +226,8 @@ pub fn theorem67_threshold_explicit(diam_d: f64, (nu, b): (f64, f64), tau: f64, 
 /// The proof: `P[fail] ≤ P[T + 1 ≤ τ] + E[(T + 1)‖∇F_S(x^{t̂})‖²]/U`, and by Prop. B.2 and
 /// Lemma 6.4 `E[(T + 1)‖∇F_S(x^{t̂})‖²] = E[Σ_{t≤T} ‖∇F_S(x^t)‖²] ≤ Γ/η + E[T + 1](ηHν²/2 + Lb)`
 /// (the cross term is ≤ ‖∇F_S‖·b ≤ Lb). Step: the theorem's `η = √(Γ/(Hτν²))` (printed "Ht", read
-/// τ), any η > 0 is valid.
+/// τ), any η > 0 is valid. The caller owns `P[T + 1 ≤ τ] ≤ 1/4`, as in
+/// [`theorem67_threshold_explicit`].
 ///
 /// # Errors
 /// `InvalidParameter` for `Γ, H, L, ν, τ, η ≤ 0`, `b < 0`, n not a power of two `≥ 2`.
