@@ -42,7 +42,7 @@ proptest! {
 
     #[test]
     fn prop_pld_bracket_is_ordered_and_finite(
-        q in log_uniform(1e-4, 0.9), sigma in 0.4f64..6.0, steps in 1u64..3000, delta in log_uniform(1e-12, 0.1),
+        q in prop_oneof![log_uniform(1e-4, 0.9), Just(1.0)], sigma in 0.4f64..6.0, steps in 1u64..3000, delta in log_uniform(1e-12, 0.1),
     ) {
         let b = poisson_bracket(q, sigma, steps, delta);
         prop_assert!(!b.lower.is_nan() && !b.upper.is_nan());
@@ -56,6 +56,29 @@ proptest! {
         let b = a.epsilon(delta).unwrap();
         let exact = gaussian::epsilon_for_delta(z / (t as f64).sqrt(), delta).unwrap();
         prop_assert!(b.lower <= exact && exact <= b.upper, "{:?} vs {}", b, exact);
+    }
+
+    /// q = 1 and q = 0 are separate paths of the accountant (the unsampled mechanism, and
+    /// nothing). Neither was value-tested: a q = 1 path returning "nothing" (ε = [0, 0] for
+    /// `PoissonSampled(1, Gaussian(1))`, truth 4.3772 at δ = 1e-5) passed every other test.
+    /// Here q = 1 must bracket the exact unsampled Gaussian ε (closed form, pinned to mpmath in
+    /// `golden_pld_g7_analytic_gaussian_in_bracket`), lie above q = 0.5 at the same (z, T), and
+    /// q = 0 must give exactly (0, 0).
+    #[test]
+    fn prop_pld_poisson_rate_one_is_the_unsampled_mechanism_and_zero_is_nothing(
+        z in 0.5f64..10.0, t in 1u64..200, delta in log_uniform(1e-10, 1e-2),
+    ) {
+        let sampled = |q: f64| {
+            let mut a = acc(Neighbouring::AddRemove);
+            a.compose(&DpEvent::poisson_sampled(q, DpEvent::gaussian(z).unwrap()).unwrap(), t).unwrap();
+            a.epsilon(delta).unwrap()
+        };
+        let full = sampled(1.0);
+        let exact = gaussian::epsilon_for_delta(z / (t as f64).sqrt(), delta).unwrap();
+        prop_assert!(full.lower <= exact && exact <= full.upper, "{:?} vs {}", full, exact);
+        prop_assert!(sampled(0.5).lower <= full.upper);
+        let none = sampled(0.0);
+        prop_assert!(none.lower == 0.0 && none.upper == 0.0, "{:?}", none);
     }
 
     #[test]
