@@ -378,6 +378,51 @@ fn stat_poisson_batch_sizes_are_binomial() {
     assert_eq!(accept(&fixed), [true, false, false], "fixed-size batches pass the spread tests");
 }
 
+/// Poisson sampling, per record: amplification by sampling needs every record included
+/// independently with probability q, which the batch sizes alone do not show (a sampler that
+/// includes record 0 at rate 2q passed the size test above on 48 of 50 seeds). With n = 200,
+/// q = 0.1, m = 20 000 batches: each index's count ~ Binomial(m, q) and each adjacent pair's
+/// co-inclusion count ~ Binomial(m, q²) (independence of neighbours in the gap construction),
+/// 2n − 1 tests at ALPHA/(2n) each (union bound ≤ 1e-6). Indices are distinct and in [0, n).
+/// Power twins, on the same batches: record 0 re-drawn at rate 2q (count ≈ 4000 against the
+/// region ≈ 2000 ± 250) and record 1 included exactly when record 0 is (co-inclusion ≈ 2000
+/// against ≈ 200 ± 85) both fail.
+#[test]
+fn stat_poisson_includes_each_record_independently_at_rate_q() {
+    let (n, q, m) = (200usize, 0.1, 20_000usize);
+    let sampler = BatchSampler::Poisson { q };
+    let mut rng = Seeds::new(34).stream(Stream::Sampling);
+    let mut twin_rng = Seeds::new(35).stream(Stream::Other(7));
+    let mut batch = Vec::new();
+    let (mut counts, mut pairs) = (vec![0u64; n], vec![0u64; n - 1]);
+    let (mut doubled_rate_0, mut copied_pair) = (0u64, 0u64);
+    for _ in 0..m {
+        sampler.sample(&mut rng, n, &mut batch);
+        let mut inside = vec![false; n];
+        for &i in &batch {
+            assert!(i < n && !inside[i], "index {i} out of range or repeated in {batch:?}");
+            inside[i] = true;
+            counts[i] += 1;
+        }
+        for i in 0..n - 1 {
+            pairs[i] += u64::from(inside[i] && inside[i + 1]);
+        }
+        doubled_rate_0 += u64::from(twin_rng.random::<f64>() < 2.0 * q);
+        copied_pair += u64::from(inside[0]);
+    }
+    let level = ALPHA / (2 * n) as f64;
+    let (lo, hi) = binomial_interval(m as u64, q, level);
+    let (lo2, hi2) = binomial_interval(m as u64, q * q, level);
+    for (i, c) in counts.iter().enumerate() {
+        assert!((lo..=hi).contains(c), "index {i}: {c} ∉ [{lo}, {hi}]");
+    }
+    for (i, c) in pairs.iter().enumerate() {
+        assert!((lo2..=hi2).contains(c), "pair ({i}, {}): {c} ∉ [{lo2}, {hi2}]", i + 1);
+    }
+    assert!(!(lo..=hi).contains(&doubled_rate_0), "record 0 at rate 2q passes: {doubled_rate_0}");
+    assert!(!(lo2..=hi2).contains(&copied_pair), "copied neighbour passes: {copied_pair}");
+}
+
 /// Without replacement: every batch has exactly b distinct indices in [0, n) (checked on 20 000
 /// batches), and each index is included with probability b/n: its count over m batches is
 /// Binomial(m, b/n) (exact marginal), tested per index at ALPHA/n. Power twin: "the first b
