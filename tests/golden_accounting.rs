@@ -76,8 +76,9 @@ fn golden_g2_mnist_tutorial() {
     improved_epsilon(c, "G2", 8.1);
     let (classic, _) = poisson_epsilon(&c["inputs"], Conversion::Classic);
     assert_two_sided(classic, num(&c["classic"]["quoted"]), 2e-5, "G2 classic");
-    // The GDP CLT value is below the truth (anchors C13): an accountant reporting it would fail.
-    assert!(num(&c["gdp_clt_not_a_bound"]) < num(&c["pld_bracket"][0]));
+    // C13 (the GDP-CLT value 2.3244 is below the truth) is checked against a computed value in
+    // golden_pld.rs (`not_a_bound_below` < our certified PLD lower end) and by the broken
+    XX
 }
 
 #[test]

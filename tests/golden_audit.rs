@@ -91,8 +91,7 @@ fn golden_delta_is_subtracted_from_the_tpr_bound() {
 /// e.g. a Clopper–Pearson pair with its sides swapped or a correction squared.
 #[test]
 fn golden_b10_threshold_auditor_below_jax_multi_run_clopper_pearson() {
-    let settings =
-        AuditSettings { delta: 1e-6, confidence: 0.95, strategy: ThresholdStrategy::Bonferroni, seed: 0 };
+    let settings = AuditSettings { delta: 1e-6, confidence: 0.95, strategy: ThresholdStrategy::Bonferroni, seed: 0 };
     for (shift, jax) in [(1.0, 1.7872), (2.0, 3.8280), (4.0, 6.4125)] {
         let (ins, outs) = shifted_normals(10_000, shift);
         let ours = epsilon_lower_bound(&ins, &outs, &settings).unwrap().epsilon;
