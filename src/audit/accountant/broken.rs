@@ -325,7 +325,7 @@ pub fn microbatch_sensitivity() -> Result<BrokenClaim> {
             delta,
             Neighbouring::AddRemove,
         )?,
-        // Alg.: sensitivity 2C, noise σC → multiplier σ/2
+        // the released mechanism: sensitivity 2C under noise σC, i.e. multiplier σ/2
         event: poisson_steps(q, sigma / 2.0, steps)?,
     })
 }
