@@ -21,7 +21,7 @@ fn poisson_run(q: f64, z: f64, steps: u64) -> DpEvent {
 #[test]
 fn audit_broken_accountant_catalogue_every_entry_flagged() {
     let entries = broken::catalogue().unwrap();
-    assert_eq!(entries.len(), 6);
+    assert_eq!(entries.len(), 8);
     for c in &entries {
         let v = audit_claim(&c.event, c.claim.claimed_epsilon, c.claim.delta, c.claim.neighbouring).unwrap();
         eprintln!(

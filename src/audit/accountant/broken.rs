@@ -10,6 +10,8 @@
 //! | [`add_remove_for_replace_one`] | the add/remove bound claimed under replace-one | A.7 |
 //! | [`classic_gaussian_large_epsilon`] | σ = √(2 ln(1.25/δ))/ε used for ε ≥ 1 | C16 |
 //! | [`gdp_clt_as_upper_bound`] | the GDP central-limit approximation reported as ε | C13 |
+//! | [`wrong_sampling_rate`] | the sampling rate q/10 accounted for batches drawn at rate q | C6 (Opacus #813) |
+//! | [`microbatch_sensitivity`] | one record moves two clipped microbatch means (2C) but σC noise is accounted as sensitivity C | C8 |
 //!
 //! Each entry's setting is one where the error is large enough to be certified (the lower bound
 //! is the optimistic PLD or an exact curve, so an error smaller than the bracket width cannot be
@@ -48,6 +50,8 @@ pub fn catalogue() -> Result<Vec<BrokenClaim>> {
         add_remove_for_replace_one()?,
         classic_gaussian_large_epsilon()?,
         gdp_clt_as_upper_bound()?,
+        wrong_sampling_rate()?,
+        microbatch_sensitivity()?,
     ])
 }
 
@@ -248,5 +252,80 @@ pub fn gdp_clt_as_upper_bound() -> Result<BrokenClaim> {
         bug: "the GDP central-limit approximation reported as an upper bound (anchors C13)",
         claim: AccountantClaim::new(gdp_clt_claim(q, sigma, steps, delta)?, delta, Neighbouring::AddRemove)?,
         event: DpEvent::self_composed(step, steps)?,
+    })
+}
+
+/// T Poisson(q)-sampled steps of the per-example-sum Gaussian with multiplier σ.
+fn poisson_steps(q: f64, sigma: f64, steps: u64) -> Result<DpEvent> {
+    DpEvent::self_composed(DpEvent::poisson_sampled(q, crate::accounting::per_example_sum_gaussian(sigma)?)?, steps)
+}
+
+/// The broken accountant of anchors C6 (Opacus #813 / PR #815: with a `WeightedRandomSampler`
+/// the engine took `sample_rate = 1/len(data_loader)`, off by 781–45 000×): it is given a
+/// sampling rate `rate_divisor` times smaller than the rate q the batches are drawn at, and
+/// answers with a correct PLD upper bound for that rate.
+///
+/// # Errors
+/// As the PLD accountant; `InvalidParameter` for a divisor < 1.
+pub fn wrong_sampling_rate_claim(q: f64, rate_divisor: f64, sigma: f64, steps: u64, delta: f64) -> Result<f64> {
+    if rate_divisor.is_nan() || rate_divisor < 1.0 {
+        return Err(crate::error::Error::invalid("rate divisor", rate_divisor, ">= 1"));
+    }
+    epsilon_upper_of(
+        &poisson_steps(q / rate_divisor, sigma, steps)?,
+        &mut PldAccountant::new(Neighbouring::AddRemove),
+        delta,
+    )
+}
+
+/// C6 at a mild factor: batches drawn at q = 0.01 (σ = 1 per-example sum, 1000 steps,
+/// add/remove, δ = 1e-5) accounted at q/10 = 0.001. The real factors (≥ 781) are flagged a
+/// fortiori: the claim only decreases as the divisor grows.
+///
+/// # Errors
+/// Only on a defect.
+pub fn wrong_sampling_rate() -> Result<BrokenClaim> {
+    let (q, sigma, steps, delta) = (0.01, 1.0, 1000, 1e-5);
+    Ok(BrokenClaim {
+        name: "wrong_sampling_rate",
+        bug: "the sampling rate q/10 accounted for batches drawn at rate q (anchors C6: Opacus #813)",
+        claim: AccountantClaim::new(
+            wrong_sampling_rate_claim(q, 10.0, sigma, steps, delta)?,
+            delta,
+            Neighbouring::AddRemove,
+        )?,
+        event: poisson_steps(q, sigma, steps)?,
+    })
+}
+
+/// The broken accountant of anchors C8 (TF Privacy microbatching, b/271462792; "How to DP-fy
+/// ML" §5.6): the batch is split into microbatches whose *means* are clipped to C and summed
+/// with N(0, σ²C²) noise. One added or removed record can move two microbatch means (the split
+/// shifts), so the sum moves by up to 2C: the true multiplier is σ/2. This accountant uses
+/// multiplier σ (sensitivity C), a correct PLD bound for that.
+///
+/// # Errors
+/// As the PLD accountant.
+pub fn microbatch_sensitivity_claim(q: f64, sigma: f64, steps: u64, delta: f64) -> Result<f64> {
+    epsilon_upper_of(&poisson_steps(q, sigma, steps)?, &mut PldAccountant::new(Neighbouring::AddRemove), delta)
+}
+
+/// C8: q = 0.01, noise σC with σ = 1.5, 500 steps, add/remove, δ = 1e-5; the event is the
+/// released mechanism, a 2C move under σC noise (multiplier 0.75).
+///
+/// # Errors
+/// Only on a defect.
+pub fn microbatch_sensitivity() -> Result<BrokenClaim> {
+    let (q, sigma, steps, delta) = (0.01, 1.5, 500, 1e-5);
+    Ok(BrokenClaim {
+        name: "microbatch_sensitivity",
+        bug: "microbatch means moved by 2C accounted with sensitivity C (anchors C8: TF Privacy microbatching)",
+        claim: AccountantClaim::new(
+            microbatch_sensitivity_claim(q, sigma, steps, delta)?,
+            delta,
+            Neighbouring::AddRemove,
+        )?,
+        // the released mechanism: sensitivity 2C under noise σC, i.e. multiplier σ/2
+        event: poisson_steps(q, sigma / 2.0, steps)?,
     })
 }
