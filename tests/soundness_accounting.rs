@@ -96,7 +96,7 @@ fn tiny_sigma_run_is_not_reported_private() {
 /// The accountant's values are upper bounds of the same published bound, so they are checked
 /// one-sided (never below the reference, up to 1e-12 relative rounding) and tight (at most 1e-9
 /// relative above it). A dropped factor 2 in the sensitivity (z = 1) gives 5.79 and fails the
-/// lower side; a dropped `min` (Thm. 9's `4(e^{ε(2)} − 1)` alone) gives RDP(2) = 53.9 and fails
+/// lower side; a dropped `min` (Thm. 9's `4(e^{ε(2)} − 1)` alone) gives RDP(2) = 54.76 and fails
 /// the upper side.
 ///
 /// ```text
