@@ -453,10 +453,8 @@ fn stat_dpagd_rates_gradient_decreases_with_epsilon_and_falls_below_the_start() 
     let p_twin = binomial_upper_tail(runs, 0.5, c);
     let budget = (1e-6 - p_twin) / 3.0;
     // the smallest win rate (on a 0.001 grid) at which a claim fails with probability ≤ budget
-    let pi0 = (500..=1000)
-        .map(|i| f64::from(i) / 1000.0)
-        .find(|&pi| binomial_lower_tail(runs, pi, c - 1) <= budget)
-        .unwrap();
+    let pi0 =
+        (500..=1000).map(|i| f64::from(i) / 1000.0).find(|&pi| binomial_lower_tail(runs, pi, c - 1) <= budget).unwrap();
     let wins = |a: &[(f64, f64)], b: &[(f64, f64)]| a.iter().zip(b).filter(|(x, y)| x.0 > y.0).count() as u64;
     let (w_low, w_high) = (wins(&results[0], &results[1]), wins(&results[1], &results[2]));
     let w_twin = wins(&twin, &results[1]);
