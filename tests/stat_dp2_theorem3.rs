@@ -41,7 +41,7 @@ use rand::RngExt;
 ///   `golden_theorem3` pins) or on gradients far above what any descent method reaches from w¹;
 ///   its job is the slack record issue 6 asks for.
 #[test]
-fn stat_dp2_theorem3_holds_with_large_slack_and_the_released_noise_is_calibrated() {
+fn stat_dp2_theorem3_holds_with_large_slack() {
     let level = 1e-6 / 6.0;
     let (p, n) = (4usize, 100usize);
     let mut rng = Seeds::new(3).stream(Stream::Data);
