@@ -137,8 +137,8 @@ fn sampling_scheme_flags() {
 #[test]
 fn full_batch_events_account_under_both_relations() {
     for (nb, rdp_reference, exact) in [
-        (Neighbouring::AddRemove, 14.132226163159333, 13.206712240451987),
-        (Neighbouring::ReplaceOne, 35.081754019056261, 33.103732335922465),
+        (Neighbouring::AddRemove, 14.132226163159332, 13.206712240451987),
+        (Neighbouring::ReplaceOne, 35.08175401905626, 33.103732335922466),
     ] {
         let ev = dp_sgd_event(4.0, SamplingScheme::Full, 100).unwrap();
         let mut acc = RdpAccountant::new(nb);
