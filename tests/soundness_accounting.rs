@@ -6,7 +6,8 @@
 //!   RDP overflowed to a NaN error term and `NaN.max(0.0)` made it 0); under sampling without
 //!   replacement the same σ gave an `invalid parameter rdp = NaN` error.
 //! * `relation_is_applied_by_the_accountant`: a DP-SGD event built for add/remove and composed
-//!   under replace-one was accounted with half the true sensitivity (ε = 5.79 instead of 38.03).
+//!   under replace-one was accounted with half the true sensitivity (ε = 5.79 instead of 38.03,
+//!   the mpmath value of the published bound).
 //! * `more_noise_never_costs_more_without_replacement`: with b = 100, n = 1000, T = 1000 the
 //!   without-replacement bound was 0.73 at σ = 133, 1.40 at σ = 178 and 5.80 at σ = 1778.
 //! * `zcdp_epsilon_is_never_a_nan_read_as_zero`: ρ = 5e33 (the ρ of σ = 1e-17) gave ε = 0 at
@@ -71,19 +72,68 @@ fn tiny_sigma_run_is_not_reported_private() {
     assert!(matches!(run, Err(dpref::Error::InvalidParameter { .. })), "{run:?}");
 }
 
-/// DP-SGD with b = 64 of n = 25000 without replacement, σ = 1, 39000 steps: under replace-one the
-/// per-example sum has sensitivity 2C, and the accountant applies it from its own relation
-/// whatever the event's builder had in mind. 38.03 is the replace-one value the CLI reported
-/// through its own path; 5.79 was the under-report.
+/// DP-SGD with b = 64 of n = 25000 without replacement, σ = 1, 39000 steps, δ = 1e-5: under
+/// replace-one the per-example sum has sensitivity 2C, and the accountant applies it from its own
+/// relation whatever the event's builder had in mind (the under-report was ε = 5.79).
+///
+/// Independent reference: Wang–Balle–Kasiviswanathan 2019 (arXiv 1808.00087v2) Thm. 9 with
+/// Thm. 27's forward differences (the bound dp_accounting's `_compute_rdp_sample_wor_gaussian`
+/// implements), written from the paper in mpmath at 60 digits (script below), for γ = 64/25000,
+/// z = 0.5 (σ relative to the replace-one sensitivity 2C), ×39000:
+///
+/// | α | RDP (×39000) | ε = RDP + ln(1 − 1/α) − (ln δ + ln α)/(α − 1) |
+/// |---|---|---|
+/// | 2 | 27.899544342981956 | 38.026175446832294 |
+/// | 3 | 147.79510366763863 | 152.59679514768153 |
+/// | 4 | 15527.044018990081 | 15530.131880618913 |
+///
+/// The minimum over the integer orders 2..64 is at α = 2 (the RDP grows with α; at α = 64 it
+/// is 4.8e6); on the fractional orders of the default grid the convex interpolation of the
+/// cumulant (Cor. 10) gives r(α) = r(2) on (1, 2) and r(α) > 50 on (2, 3), both with a larger ε.
+/// At α = 2 the bound is closed-form, `T₂ = min{4(e^{ε(2)} − 1), 2e^{ε(2)}} = 2e⁴` with
+/// ε(2) = 2/(2z²) = 4, so `RDP(2) = T·ln(1 + γ²·2e⁴)`, recomputed below in f64.
+///
+/// The accountant's values are upper bounds of the same published bound, so they are checked
+/// one-sided (never below the reference, up to 1e-12 relative rounding) and tight (at most 1e-9
+/// relative above it). A dropped factor 2 in the sensitivity (z = 1) gives 5.79 and fails the
+/// lower side; a dropped `min` (Thm. 9's `4(e^{ε(2)} − 1)` alone) gives RDP(2) = 54.76 and fails
+/// the upper side.
+///
+/// ```text
+/// from mpmath import mp, mpf, binomial, exp, log, sqrt
+/// mp.dps = 60
+/// def rdp(g, z, a):
+///     h = lambda i: exp(mpf(i) * (i - 1) / (2 * z * z))
+///     fd = lambda l: sum((-1) ** (l - i) * binomial(l, i) * h(i) for i in range(l + 1))
+///     e2 = mpf(2) / (2 * z * z)
+///     s = 1 + g**2 * binomial(a, 2) * min(4 * (exp(e2) - 1), 2 * exp(e2))
+///     for j in range(3, a + 1):
+///         s += g**j * binomial(a, j) * min(4 * sqrt(fd(2 * (j // 2)) * fd(2 * ((j + 1) // 2))), 2 * h(j))
+///     return log(s) / (a - 1)
+/// ```
 #[test]
 fn relation_is_applied_by_the_accountant() {
-    let scheme = SamplingScheme::WithoutReplacement { dataset_size: 25000, batch_size: 64 };
-    let ev = dp_sgd_event(1.0, scheme, 39000).unwrap();
-    let e = eps(&ev, Neighbouring::ReplaceOne, 1e-5);
-    assert!((e - 38.03).abs() < 0.01, "{e}");
-    // The same mechanism as an explicit Gaussian with the replace-one multiplier σ/2.
-    let explicit = DpEvent::self_composed(scheme.wrap(DpEvent::gaussian(0.5).unwrap()).unwrap(), 39000).unwrap();
-    assert_eq!(e, eps(&explicit, Neighbouring::ReplaceOne, 1e-5));
+    let (n, b, steps, delta) = (25000u64, 64u64, 39000u64, 1e-5);
+    let scheme = SamplingScheme::WithoutReplacement { dataset_size: n, batch_size: b };
+    let ev = dp_sgd_event(1.0, scheme, steps).unwrap();
+    let e = eps(&ev, Neighbouring::ReplaceOne, delta);
+    let reference_eps = 38.02617544683229;
+    assert!(e >= reference_eps * (1.0 - 1e-12), "below the WBK19 reference: {e} < {reference_eps}");
+    assert!(e <= reference_eps * (1.0 + 1e-9), "looser than the WBK19 reference: {e} > {reference_eps}");
+    // Per-order RDP at integer orders, against the mpmath table and the α = 2 closed form.
+    let gamma = b as f64 / n as f64;
+    let closed_form_2 = steps as f64 * (gamma * gamma * 2.0 * 4f64.exp()).ln_1p();
+    assert!((closed_form_2 - 27.899544342981955).abs() <= 1e-12 * closed_form_2, "{closed_form_2}");
+    let mut acc = RdpAccountant::with_orders(vec![2.0, 3.0, 4.0], Neighbouring::ReplaceOne).unwrap();
+    acc.compose(&ev, 1).unwrap();
+    for (&ours, reference) in acc.rdp().iter().zip([27.899544342981955, 147.79510366763864, 15527.044018990082]) {
+        assert!(ours >= reference * (1.0 - 1e-12), "RDP below the reference: {ours} < {reference}");
+        assert!(ours <= reference * (1.0 + 1e-9), "RDP looser than the reference: {ours} > {reference}");
+    }
+    // The same mechanism as an explicit Gaussian with the replace-one multiplier σ/2 (the same
+    // code path: a consistency check of the event builders, not a second reference).
+    let explicit = DpEvent::self_composed(scheme.wrap(DpEvent::gaussian(0.5).unwrap()).unwrap(), steps).unwrap();
+    assert_eq!(e, eps(&explicit, Neighbouring::ReplaceOne, delta));
     // Under add/remove, sampling without replacement is refused, not approximated.
     assert!(RdpAccountant::new(Neighbouring::AddRemove).supports(&ev).is_err());
 }

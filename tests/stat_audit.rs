@@ -3,17 +3,19 @@
 
 mod common;
 use common::accounting::dp_sgd_poisson_epsilon;
+use common::audit_design::design_bound_laws;
 use common::stat::{ALPHA, binomial_upper_tail};
 use dpref::accounting::gaussian;
 use dpref::audit::canary::{NoisyGradientSums, audit_canary};
 use dpref::audit::catalogue::catalogue;
 use dpref::audit::{AuditSettings, ThresholdStrategy, epsilon_lower_bound};
 use dpref::rng::Seeds;
+use dpref::special::normal_cdf;
 
-/// The smallest k with P(Binomial(r, p) > k) ≤ ALPHA: the pass threshold of a repetition test
+/// The smallest k with P(Binomial(r, p) > k) ≤ `alpha`: the pass threshold of a repetition test
 /// whose single-run failure probability is at most p.
-fn max_failures(r: u64, p: f64) -> u64 {
-    (0..=r).find(|&k| binomial_upper_tail(r, p, k + 1) <= ALPHA).expect("exists")
+fn max_failures(r: u64, p: f64, alpha: f64) -> u64 {
+    (0..=r).find(|&k| binomial_upper_tail(r, p, k + 1) <= alpha).expect("exists")
 }
 
 /// A deliberately wrong bound for the power twins: the best point estimate ln((TPR − δ)/FPR)
@@ -44,9 +46,11 @@ fn naive_bound(a: &[f64], b: &[f64], delta: f64) -> f64 {
 /// Soundness: R = 300 audits (confidence 0.95, 2000 samples per side) of mechanisms with a known
 /// true ε — Laplace (ε = 1, tight at δ = 0) and the Gaussian (σ = 1, δ = 1e-5, ε = 4.3772 by the
 /// analytic curve) — under both threshold strategies. Each audit exceeds the truth with
-/// probability ≤ 0.05, so more than `max_failures(300, 0.05)` = 36 exceedances has probability
-/// ≤ 1e-6 for a correct auditor. Power twin: the uncorrected point-estimate bound exceeds the
-/// Laplace truth in most runs (far above 36) and is rejected by the same threshold.
+/// probability ≤ 0.05; four counts are checked (two mechanisms × two strategies), each at
+/// ALPHA/4, so more than `max_failures(300, 0.05, ALPHA/4)` = 37 exceedances of any of them has
+/// probability ≤ 1e-6 in total for a correct auditor. Power twin: the uncorrected point-estimate
+/// bound exceeds the Laplace truth in most runs (far above 37) and is rejected by the same
+/// threshold.
 #[test]
 fn stat_audit_bound_exceeds_true_epsilon_at_most_at_the_stated_rate() {
     let cases = catalogue();
@@ -54,8 +58,8 @@ fn stat_audit_bound_exceeds_true_epsilon_at_most_at_the_stated_rate() {
     let gauss = cases.iter().find(|c| c.name == "gaussian_sum").unwrap();
     let true_gauss = gaussian::epsilon_for_delta(1.0, 1e-5).unwrap();
     let r = 300u64;
-    let limit = max_failures(r, 0.05);
-    assert_eq!(limit, 36);
+    let limit = max_failures(r, 0.05, ALPHA / 4.0);
+    assert_eq!(limit, 37);
     for strategy in [ThresholdStrategy::Bonferroni, ThresholdStrategy::Split { fraction: 0.5 }] {
         let (mut fails_lap, mut fails_gauss, mut fails_naive) = (0, 0, 0);
         for i in 0..r {
@@ -81,24 +85,71 @@ fn stat_audit_bound_exceeds_true_epsilon_at_most_at_the_stated_rate() {
     }
 }
 
-/// Power (issue 3): Laplace with ε = 1 and 10⁶ samples per side gives a certified bound ≥ 0.95.
+/// False-failure budget of each power test: the design bound's two counts (`POWER_ALPHA`) plus
+/// the upper-side audit at confidence 1 − 1e-7 (total ≤ 1e-6).
+const POWER_ALPHA: f64 = 9e-7;
+
+/// Power (issue 3): Laplace with ε = 1 and 10⁶ samples per side gives a certified bound ≥ 0.95
+/// at confidence 0.95.
+///
+/// The scores are 3 + Lap(1) on D and 4 + Lap(1) on D′ (`count_pair`); the design bound
+/// ([`common::audit_design::design_bound_laws`], thresholds 3 + u for the "D′ above u" attack:
+/// `fpr(u) = e^{−u}/2`, `tpr(u) = P(Lap ≥ u − 1)`) at β = 0.05 puts both counts at their
+/// 9e-7 quantiles: the audit certifies at least the design value (asserted ≥ 0.95) except with
+/// probability ≤ 9e-7. Measured: design 0.9676, certified 0.9834. Upper side: the first 10⁵
+/// samples per side audited at confidence 1 − 1e-7 exceed the true ε = 1 with probability ≤ 1e-7
+/// (measured 0.9392; the full 10⁶ would cost about 2 s more for the same guarantee). The Laplace
+/// of scale 1/(2ε) (`laplace_scale_off_by_2`) is flagged by `stat_audit_catalogue_verdicts`.
 #[test]
 fn stat_audit_power_laplace_one_million() {
     let c = catalogue().into_iter().find(|c| c.name == "laplace_count").unwrap();
-    let (a, b) = c.scores(1_000_000, Seeds::new(2));
+    let n = 1_000_000usize;
+    let lap_upper = |x: f64| if x >= 0.0 { 0.5 * (-x).exp() } else { 1.0 - 0.5 * x.exp() };
+    let design = design_bound_laws(n as u64, &|u| lap_upper(u - 1.0), &|u| lap_upper(u), 0.05, 0.0, POWER_ALPHA);
+    let (a, b) = c.scores(n, Seeds::new(2));
     let r = epsilon_lower_bound(&a, &b, &AuditSettings { delta: 0.0, confidence: 0.95, ..Default::default() }).unwrap();
-    assert!(r.epsilon >= 0.95 && r.epsilon <= 1.0, "{r:?}");
+    let m = 100_000;
+    let sure = epsilon_lower_bound(
+        &a[..m],
+        &b[..m],
+        &AuditSettings { delta: 0.0, confidence: 1.0 - 1e-7, ..Default::default() },
+    )
+    .unwrap();
+    eprintln!("Laplace 1e6: design {design:.4}, certified {:.4}; 1e5 at 1 - 1e-7 {:.4}", r.epsilon, sure.epsilon);
+    assert!(design >= 0.95, "the design cannot reach 0.95: {design}");
+    assert!(r.epsilon >= 0.95, "{r:?}");
+    assert!(sure.epsilon <= 1.0, "{sure:?}");
 }
 
 /// Power (issue 3): the Gaussian mechanism (σ = 1, Δ = 1, δ = 1e-5, true ε ≈ 4.38) with 10⁷
-/// samples per side gives ≥ 3.3.
+/// samples per side at confidence 0.95. Issue 3 asks for ≥ 3.3; what a derivation supports is
+/// less: the design bound ([`common::audit_design::design_bound_laws`], scores N(4, 1) on D′
+/// against N(3, 1) on D, β = 0.05, both counts at their 9e-7 quantiles) is 3.127, because the
+/// best thresholds sit in the tail where the false-positive count is small and its 9e-7
+/// quantile is far above its mean. So the asserted floor is 3.1 (false failure ≤ 9e-7); the
+/// issue's 3.3 is met on this seed (measured: certified 3.4568) but is recorded, not asserted.
+/// Upper side: the first 10⁵ samples per side audited at confidence 1 − 1e-7 exceed the claimed
+/// ε with probability ≤ 1e-7 (measured 2.1854). Noise σ instead of σC with C = 2
+/// (`gaussian_not_scaled_by_clip`) is flagged by `stat_audit_catalogue_verdicts`.
 #[test]
 fn stat_audit_power_gaussian_ten_million() {
     let c = catalogue().into_iter().find(|c| c.name == "gaussian_sum").unwrap();
-    let (a, b) = c.scores(10_000_000, Seeds::new(3));
+    let n = 10_000_000usize;
+    let design = design_bound_laws(n as u64, &|u| normal_cdf(1.0 - u), &|u| normal_cdf(-u), 0.05, 1e-5, POWER_ALPHA);
+    let (a, b) = c.scores(n, Seeds::new(3));
     let r =
         epsilon_lower_bound(&a, &b, &AuditSettings { delta: 1e-5, confidence: 0.95, ..Default::default() }).unwrap();
-    assert!(r.epsilon >= 3.3 && r.epsilon <= c.claimed_epsilon, "{r:?}");
+    let m = 100_000;
+    let sure = epsilon_lower_bound(
+        &a[..m],
+        &b[..m],
+        &AuditSettings { delta: 1e-5, confidence: 1.0 - 1e-7, ..Default::default() },
+    )
+    .unwrap();
+    eprintln!("Gaussian 1e7: design {design:.4}, certified {:.4}; 1e5 at 1 - 1e-7 {:.4}", r.epsilon, sure.epsilon);
+    assert!(design >= 3.1, "the design cannot reach 3.1: {design}");
+    assert!(r.epsilon >= 3.1, "{r:?}");
+    assert!(sure.epsilon <= c.claimed_epsilon, "{sure:?}");
 }
 
 /// Every broken mechanism of the catalogue is flagged (certified bound > claimed ε) with 10⁵
@@ -176,7 +227,7 @@ fn stat_audit_split_partition_is_independent_of_the_samples() {
             epsilon_lower_bound(&a, &b, &st).unwrap().epsilon > truth
         })
         .count() as u64;
-    assert!(fails <= max_failures(r, 0.05), "{fails}/{r} split audits exceed the truth");
+    assert!(fails <= max_failures(r, 0.05, ALPHA), "{fails}/{r} split audits exceed the truth");
 }
 
 /// The threshold correction matters: at confidence 0.5 (β = 0.5, so a single fixed threshold's
@@ -193,7 +244,7 @@ fn stat_audit_threshold_search_needs_its_correction() {
     let cases = catalogue();
     let laplace = cases.iter().find(|c| c.name == "laplace_count").unwrap();
     let r = 300u64;
-    let limit = max_failures(r, 0.5);
+    let limit = max_failures(r, 0.5, ALPHA);
     let (mut ours, mut uncorrected) = (0, 0);
     for i in 0..r {
         let (a, b) = laplace.scores(2000, Seeds::new(20_000 + i));
