@@ -256,6 +256,26 @@ fn golden_adam_step_cap() {
 // Descent, empirical, rate and lower-bound formulas by hand (notes §4.5, §4.7, §4.8)
 // ---------------------------------------------------------------------------------------------
 
+/// Eq. (26) holds only at `η = 1/(4L)`. The reviewer's case (L = 1, T = 100, gap 1, noise 0.01)
+/// at `η = 1/(8L)`: eq. (22) summed gives `(1/12.5 + 0.625·0.01)/0.375 = 0.23`, while eq. (26)'s
+/// formula would give `0.16 + 0.03 = 0.19`, an under-statement; so that step is refused (naming
+/// `step_size_eta`), as is a step 1e-9 away from 1/(4L). A step `0.25/L` rounded in floating point
+/// (L = 3, 7, 0.1) is accepted. Mutant: dropping the check returns 0.19 and fails here.
+#[test]
+fn dp_gd_descent_bound_refuses_a_step_other_than_quarter_over_l() {
+    let inp = DescentInputs { steps_t: 100, loss_decrease: 1.0, noise_sq: 0.01 };
+    let eighth = GdStep::new(0.125, 1.0).unwrap();
+    assert_rel(dp_gd_descent_bound_general_eta(&eighth, &inp).unwrap(), 0.23, 1e-14, "eq. (22) at 1/(8L)");
+    invalid(dp_gd_descent_bound(&eighth, &inp), "step_size_eta");
+    invalid(dp_gd_descent_bound(&GdStep::new(0.25 * (1.0 + 1e-9), 1.0).unwrap(), &inp), "step_size_eta");
+    invalid(dp_gd_descent_bound(&GdStep::new(0.5, 1.0).unwrap(), &inp), "step_size_eta");
+    for l in [3.0, 7.0, 0.1] {
+        let at = GdStep::new(0.25 / l, l).unwrap();
+        let want = 16.0 * l / 100.0 + 0.03;
+        assert_rel(dp_gd_descent_bound(&at, &inp).unwrap(), want, 1e-14, "eq. (26) at 1/(4L)");
+    }
+}
+
 /// Each formula at one point by hand:
 /// DP-GD step (η = 1/8, L = 2, f = 1, ‖g‖² = 4, ‖Δ‖² = 1): `1 − 0.03125·4 + 0.09375 = 0.96875`;
 /// summed (L = 2, T = 10, gap 0.5, noise 0.1): `1.6 + 0.3 = 1.9`; general η = 0.1:
@@ -272,7 +292,8 @@ fn golden_descent_and_rate_formulas() {
     let t = 1e-14;
     assert_rel(dp_gd_descent_step(&GdStep::new(0.125, 2.0).unwrap(), 1.0, 4.0, 1.0).unwrap(), 0.96875, t, "GD step");
     let inp = DescentInputs { steps_t: 10, loss_decrease: 0.5, noise_sq: 0.1 };
-    assert_rel(dp_gd_descent_bound(2.0, &inp).unwrap(), 1.9, t, "GD summed");
+    let g_quarter = GdStep::new(0.125, 2.0).unwrap();
+    assert_rel(dp_gd_descent_bound(&g_quarter, &inp).unwrap(), 1.9, t, "GD summed");
     assert_rel(
         dp_gd_descent_bound_general_eta(&GdStep::new(0.1, 2.0).unwrap(), &inp).unwrap(),
         1.9,
@@ -288,7 +309,7 @@ fn golden_descent_and_rate_formulas() {
     let inp2 = DescentInputs { steps_t: 7, loss_decrease: -0.3, noise_sq: 2.5 };
     assert_rel(
         dp_gd_descent_bound_general_eta(&GdStep::new(0.125, 2.0).unwrap(), &inp2).unwrap(),
-        dp_gd_descent_bound(2.0, &inp2).unwrap(),
+        dp_gd_descent_bound(&g_quarter, &inp2).unwrap(),
         1e-14,
         "general = summed at 1/(4L)",
     );
@@ -468,9 +489,10 @@ fn invalid_inputs_are_refused() {
     invalid(adam_cap_quadratic(0.5, f64::NAN), "x");
 
     let inp = DescentInputs { steps_t: 10, loss_decrease: 0.5, noise_sq: 0.1 };
-    invalid(dp_gd_descent_bound(2.0, &DescentInputs { steps_t: 0, ..inp }), "steps_t");
-    invalid(dp_gd_descent_bound(2.0, &DescentInputs { loss_decrease: f64::NAN, ..inp }), "loss_decrease");
-    invalid(dp_gd_descent_bound(2.0, &DescentInputs { noise_sq: -1.0, ..inp }), "noise_sq");
+    let g_quarter = GdStep::new(0.125, 2.0).unwrap();
+    invalid(dp_gd_descent_bound(&g_quarter, &DescentInputs { steps_t: 0, ..inp }), "steps_t");
+    invalid(dp_gd_descent_bound(&g_quarter, &DescentInputs { loss_decrease: f64::NAN, ..inp }), "loss_decrease");
+    invalid(dp_gd_descent_bound(&g_quarter, &DescentInputs { noise_sq: -1.0, ..inp }), "noise_sq");
     invalid(dp_gd_descent_bound_general_eta(&GdStep::new(0.25, 2.0).unwrap(), &inp), "step_size_eta");
     let rs = AdaptiveStep { step_size_eta: 0.0625, nu: 0.5, lambda: 0.25, smoothness_l: 2.0 };
     invalid(rmsprop_descent_bound(&AdaptiveStep { step_size_eta: 0.07, ..rs }, &inp), "step_size_eta");

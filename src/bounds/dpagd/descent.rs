@@ -3,7 +3,7 @@
 //! (errata Z1, Z3), corrected and as printed.
 
 use super::step_size::{adam_step_cap_x, adam_step_cap_x_printed};
-use super::validate::{CAP_SLACK, finite};
+use super::validate::{CAP_SLACK, finite, finite_result};
 use crate::error::{Error, Result, check};
 
 /// The measured quantities of a run that the summed descent inequalities take.
@@ -105,12 +105,24 @@ pub fn dp_gd_descent_step(step: &GdStep, f_wt: f64, grad_sq: f64, noise_sq: f64)
 /// with `noise_sq` the measured `(1/T) Σ_t ‖Δ_t‖²` (the exact sum of eq. (22)) or any upper
 /// bound on it (`α² = max_t ‖Δ_t‖²`, the theorem's `3α²`).
 ///
+/// Valid only at `η = 1/(4L)`: at a smaller step the true bound (eq. (22) summed) is larger
+/// (L = 1, T = 100, gap 1, noise 0.01 at η = 1/(8L): 0.23 against this form's 0.19), so a step
+/// with `|4Lη − 1| > 1e-12` is refused; use [`dp_gd_descent_bound_general_eta`] there.
+///
 /// # Errors
-/// `InvalidParameter` for `L ≤ 0` or invalid [`DescentInputs`].
-pub fn dp_gd_descent_bound(smoothness_l: f64, inputs: &DescentInputs) -> Result<f64> {
-    let l = check::positive("smoothness_l", smoothness_l)?;
+/// `InvalidParameter` naming `step_size_eta` for `|4Lη − 1| > 1e-12`, or for invalid
+/// [`DescentInputs`]; `Numerical` if the result overflows.
+pub fn dp_gd_descent_bound(step: &GdStep, inputs: &DescentInputs) -> Result<f64> {
+    let (eta, l) = (step.step_size_eta, step.smoothness_l);
+    if (4.0 * l * eta - 1.0).abs() > CAP_SLACK {
+        return Err(Error::invalid(
+            "step_size_eta",
+            eta,
+            "= 1/(4L) (eq. (26)); at another step use dp_gd_descent_bound_general_eta (eq. (22) summed)",
+        ));
+    }
     let (t, gap, a) = inputs.validate()?;
-    Ok(16.0 * l * gap / t + 3.0 * a)
+    finite_result("dp_gd_descent_bound", 16.0 * l * gap / t + 3.0 * a)
 }
 
 /// eq. (22) summed at a general step `0 < η < 1/(2L)`:
