@@ -33,7 +33,7 @@ fn schedule_args(alpha: f64, t: u64, s: u64) -> Result<(f64, u64, u64)> {
 /// `InvalidParameter` for `α ∉ (0, 1]`, `t = 0` or `s = 0`.
 pub fn theorem2_learning_rate(alpha: f64, t: u64, delay_s: u64) -> Result<f64> {
     let (alpha, t, s) = schedule_args(alpha, t, delay_s)?;
-    Ok(pow_u(alpha, t / s + 1) / (t as f64).sqrt())
+    finite_result("theorem2_learning_rate", pow_u(alpha, t / s + 1) / (t as f64).sqrt())
 }
 
 /// eq. (18) with its printed floors, `α^{⌊t/(2s)⌋ + ⌊(t+s)/(2s)⌋ + 1}/√t`, in integer
@@ -44,7 +44,7 @@ pub fn theorem2_learning_rate(alpha: f64, t: u64, delay_s: u64) -> Result<f64> {
 /// As [`theorem2_learning_rate`].
 pub fn theorem2_learning_rate_printed_floors(alpha: f64, t: u64, delay_s: u64) -> Result<f64> {
     let (alpha, t, s) = schedule_args(alpha, t, delay_s)?;
-    Ok(pow_u(alpha, t / (2 * s) + (t + s) / (2 * s) + 1) / (t as f64).sqrt())
+    finite_result("theorem2_learning_rate_printed_floors", pow_u(alpha, t / (2 * s) + (t + s) / (2 * s) + 1) / (t as f64).sqrt())
 }
 
 /// \[LZLRMS\] Thm. 2 and eq. (51)'s statement: `α = min{ε, 1/(√M + ε), 1}` (erratum 2; the
@@ -55,7 +55,7 @@ pub fn theorem2_learning_rate_printed_floors(alpha: f64, t: u64, delay_s: u64) -
 pub fn theorem2_alpha(eps_adapt: f64, m: f64) -> Result<f64> {
     let e = check::positive("eps_adapt", eps_adapt)?;
     let m = check::non_negative("m", m)?;
-    Ok(e.min(1.0 / (m.sqrt() + e)).min(1.0))
+    finite_result("theorem2_alpha", e.min(1.0 / (m.sqrt() + e)).min(1.0))
 }
 
 /// eq. (18)'s reading of α, `min{ε, 1/√(M + ε), 1}` (erratum 2). It can exceed `1/(√M + ε)`
@@ -67,7 +67,7 @@ pub fn theorem2_alpha(eps_adapt: f64, m: f64) -> Result<f64> {
 pub fn theorem2_alpha_eq18(eps_adapt: f64, m: f64) -> Result<f64> {
     let e = check::positive("eps_adapt", eps_adapt)?;
     let m = check::non_negative("m", m)?;
-    Ok(e.min(1.0 / (m + e).sqrt()).min(1.0))
+    finite_result("theorem2_alpha_eq18", e.min(1.0 / (m + e).sqrt()).min(1.0))
 }
 
 /// The conditions on α that the proof of Thm. 2 uses (App. A.1): `α ≤ 1` (α^t non-increasing,

@@ -1,6 +1,7 @@
 //! The privatisation shared by \[LZLRMS\] Lemma 1, Thm. 2's noise, Cor. 1 and Thm. 3, checked
 //! once.
 
+use super::validate::finite_result;
 use crate::error::{Result, check};
 
 /// How DP² privatises a step (\[LZLRMS\] Algorithm 1, analysis model of erratum 15): per-example
@@ -59,6 +60,6 @@ impl NoiseSetting {
     pub(super) fn averaged_noise_variance(&self, delay_s: u64) -> Result<f64> {
         let s = check::count("delay_s", delay_s)? as f64;
         let (c, sigma, b) = (self.c, self.sigma, self.batch_b as f64);
-        Ok(sigma * sigma * c * c / (s * b * b))
+        finite_result("averaged_noise_variance", sigma * sigma * c * c / (s * b * b))
     }
 }

@@ -26,7 +26,7 @@ pub fn pnorm_exponent(d: u64, base: LogBase) -> Result<f64> {
         LogBase::Natural => ln_d,
         LogBase::Two => ln_d / std::f64::consts::LN_2,
     };
-    Ok((1.0 + 1.0 / log_d).min(2.0))
+    finite_result("pnorm_exponent", (1.0 + 1.0 / log_d).min(2.0))
 }
 
 /// `c_d = d^{1−1/p}`, the constant of `‖u‖₁ ≤ c_d‖u‖_p` (tight at `u = (1, …, 1)`).
@@ -36,7 +36,7 @@ pub fn pnorm_exponent(d: u64, base: LogBase) -> Result<f64> {
 pub fn norm_ratio_cd(d: u64, p: f64) -> Result<f64> {
     let d = check::count("d", d)? as f64;
     let p = check_p(p)?;
-    Ok(d.powf(1.0 - 1.0 / p))
+    finite_result("norm_ratio_cd", d.powf(1.0 - 1.0 / p))
 }
 
 /// The constant `c_d ≤ 2` as printed (\[AFKT\] proof of Lemma 3.3 and Alg. 2's radius
@@ -57,7 +57,7 @@ pub(super) fn check_p(p: f64) -> Result<f64> {
 /// As [`norm_ratio_cd`].
 pub fn mirror_map_kappa(d: u64, p: f64) -> Result<f64> {
     let c = norm_ratio_cd(d, p)?;
-    Ok(c * c)
+    finite_result("mirror_map_kappa", c * c)
 }
 
 /// The Bregman radius `D² = h(x*) − h(0) ≤ κR²/(2(p−1))` of `h = (κ/(2(p−1)))‖·‖_p²`, `κ = c_d²`,
@@ -106,7 +106,7 @@ pub fn lemma31_optimal_step(bregman_radius_sq: f64, t_steps: u64, l: f64) -> Res
 /// # Errors
 /// `InvalidParameter` for `L < 0`, `λ ≤ 0` or `T = 0`.
 pub fn lemma32_smd_strongly_convex_corrected(l: f64, lambda: f64, t_steps: u64) -> Result<f64> {
-    Ok(2.0 * lemma32_smd_strongly_convex_printed(l, lambda, t_steps)?)
+    finite_result("lemma32_smd_strongly_convex_corrected", 2.0 * lemma32_smd_strongly_convex_printed(l, lambda, t_steps)?)
 }
 
 /// \[AFKT\] Lemma 3.2 **as printed**: `L²/(λ(T+1))` (half of the corrected bound).
