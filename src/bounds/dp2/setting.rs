@@ -24,12 +24,12 @@ impl NoiseSetting {
     ///
     /// # Errors
     /// `InvalidParameter` for `C ≤ 0`, `σ < 0` or `b = 0` (NaN and ∞ included), checked in this
-    /// order.
+    /// order; `Numerical` if the noise variance `σ²C²/b²` overflows.
     pub fn new(c: f64, sigma: f64, batch_b: u64) -> Result<Self> {
         let c = check::positive("c", c)?;
         let sigma = check::non_negative("sigma", sigma)?;
         let b = check::count("batch_b", batch_b)? as f64;
-        let noise_variance = sigma * sigma * c * c / (b * b);
+        let noise_variance = finite_result("noise_variance", sigma * sigma * c * c / (b * b))?;
         Ok(NoiseSetting { c, sigma, batch_b, noise_variance })
     }
 
