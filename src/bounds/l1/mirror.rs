@@ -95,7 +95,7 @@ pub fn lemma31_optimal_step(bregman_radius_sq: f64, t_steps: u64, l: f64) -> Res
     let b = check::positive("bregman_radius_sq", bregman_radius_sq)?;
     let t = check::count("t_steps", t_steps)? as f64;
     let l = check::positive("l", l)?;
-    let eta = (2.0 * b).sqrt() / (l * t.sqrt());
+    let eta = finite_result("lemma31_optimal_step", (2.0 * b).sqrt() / (l * t.sqrt()))?;
     Ok((eta, finite_result("lemma31_optimal_step", l * (2.0 * b / t).sqrt())?))
 }
 
