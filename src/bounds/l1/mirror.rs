@@ -103,6 +103,17 @@ pub fn lemma31_optimal_step(bregman_radius_sq: f64, t_steps: u64, l: f64) -> Res
 /// weighted average `x̂_T`: `E[f(x̂_T) − f*] ≤ 2L²/(λ(T+1))`. The proof (App. C.1) bounds
 /// `kη_k/2 = k/(λ(k+1))` by `1/(2λ)`; it is `≤ 1/λ`, hence the factor 2.
 ///
+/// **What `L` is.** As in Lemma 3.1, `L²` bounds the second moment `E‖g_k‖²_∞` of the
+/// *stochastic* gradient the method uses, not the Lipschitz constant of f. With noisy gradients
+/// `g_k = ∇f + ζ_k` (Thm. 3's setting) pass `L² = 2L_f² + 2E‖ζ‖²_∞` (e.g. with
+/// [`gaussian_linf_sq_bound`]), not `L_f²`.
+///
+/// **Which h.** The lemma assumes h 1-strongly convex w.r.t. `‖·‖₁`. Alg. 2's
+/// `h = (1/(p−1))‖·‖_p²` is only `2/c_d²`-strongly convex w.r.t. `‖·‖₁` (`c_d = d^{1−1/p}`,
+/// [`norm_ratio_cd`]; at Alg. 2's `p = 1 + 1/ln d`, `c_d = e^{ln d/(1 + ln d)} > √2` for d ≥ 3), so applying the lemma to Alg. 2's phases needs `L²`
+/// replaced by `L²c_d²/2`. No code here evaluates that rescaled form today: this function is
+/// the lemma for a 1-strongly convex h only.
+///
 /// # Errors
 /// `InvalidParameter` for `L < 0`, `λ ≤ 0` or `T = 0`.
 pub fn lemma32_smd_strongly_convex_corrected(l: f64, lambda: f64, t_steps: u64) -> Result<f64> {
