@@ -16,7 +16,7 @@ use dpref::bounds::dp2::*;
 use dpref::noise::standard_normal;
 use dpref::rng::{Seeds, Stream};
 
-use common::check::{assert_rel, invalid};
+use common::check::{EXTREME_POSITIVE, assert_rel, finite_or_err, invalid, scalar};
 
 /// The privatisation (C, σ, b) of a test.
 fn ns(c: f64, sigma: f64, batch_b: u64) -> NoiseSetting {
@@ -492,13 +492,6 @@ fn invalid_inputs_are_refused() {
     invalid(theorem1_epsilon_asymptotic_not_a_bound(0.1, 1, 1e-5, 0.0), "sigma");
 }
 
-/// `Ok(v)` must carry a finite `v`; any `Err` is acceptable for extreme inputs.
-fn finite_or_err<T: std::fmt::Debug>(r: Result<T, Error>, values: impl Fn(&T) -> Vec<f64>, what: &str) {
-    if let Ok(v) = &r {
-        assert!(values(v).iter().all(|x| x.is_finite()), "{what}: Ok({v:?}) is not finite");
-    }
-}
-
 /// Every public \[LZLRMS\] bound fed extreme finite inputs (1e-300 … 1e300, counts up to
 /// u64::MAX) returns an `Err` or a finite value, never ∞/NaN in `Ok`. A `NoiseSetting` with
 /// `σ = C = 1e300` (variance 1e1200) is itself refused (`Numerical`): before, its ∞ variance
@@ -507,35 +500,38 @@ fn finite_or_err<T: std::fmt::Debug>(r: Result<T, Error>, values: impl Fn(&T) ->
 #[test]
 fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
     assert!(matches!(NoiseSetting::new(1e300, 1e300, 1), Err(Error::Numerical { .. })));
-    let pos = [1e-300, 1e-10, 1.0, 1e10, 1e300];
+    let pos = EXTREME_POSITIVE;
     let counts = [1u64, 7, 1_000_000, u64::MAX];
-    let f = |v: &f64| vec![*v];
     for &x in &pos {
         for &y in &pos {
-            finite_or_err(theorem2_alpha(x, y), f, "theorem2_alpha");
-            finite_or_err(theorem2_alpha_eq18(x, y), f, "theorem2_alpha_eq18");
-            finite_or_err(expected_d_bound(x, y), f, "expected_d_bound");
-            finite_or_err(kappa_min(1.0, x, y, x, 0.5), f, "kappa_min");
-            finite_or_err(kappa_min(1e-300, y, x, 1e-300, 1.0 - 1e-16), f, "kappa_min small");
-            finite_or_err(h_ratio(x, y, 1, x), f, "h_ratio");
-            finite_or_err(h_upper_bound_sparse(y + x, x, 1, 1e-300, 3, y), f, "h sparse");
-            finite_or_err(h_upper_bound_sparse_printed(y + x, x, 1, 1e-300, 3, y), f, "h sparse printed");
+            finite_or_err(theorem2_alpha(x, y), scalar, "theorem2_alpha");
+            finite_or_err(theorem2_alpha_eq18(x, y), scalar, "theorem2_alpha_eq18");
+            finite_or_err(expected_d_bound(x, y), scalar, "expected_d_bound");
+            finite_or_err(kappa_min(1.0, x, y, x, 0.5), scalar, "kappa_min");
+            finite_or_err(kappa_min(1e-300, y, x, 1e-300, 1.0 - 1e-16), scalar, "kappa_min small");
+            finite_or_err(h_ratio(x, y, 1, x), scalar, "h_ratio");
+            finite_or_err(h_upper_bound_sparse(y + x, x, 1, 1e-300, 3, y), scalar, "h sparse");
+            finite_or_err(h_upper_bound_sparse_printed(y + x, x, 1, 1e-300, 3, y), scalar, "h sparse printed");
             for &t in &counts {
-                finite_or_err(theorem2_learning_rate(x.min(1.0), t, 1), f, "theorem2_learning_rate");
-                finite_or_err(theorem2_learning_rate_printed_floors(x.min(1.0), t, 1), f, "lr printed");
-                finite_or_err(theorem3_rate_unit_constant(t, t, x, y, t), f, "theorem3 rate");
-                finite_or_err(theorem3_rate_printed_unit_constant(t, 1, x, y, 1), f, "theorem3 rate printed");
-                finite_or_err(theorem1_sigma_unit_constant(x.min(1.0), t, 1e-300, y), f, "theorem1 sigma");
-                finite_or_err(theorem1_epsilon_asymptotic_not_a_bound(x.min(1.0), t, 1e-300, y), f, "theorem1 eps");
+                finite_or_err(theorem2_learning_rate(x.min(1.0), t, 1), scalar, "theorem2_learning_rate");
+                finite_or_err(theorem2_learning_rate_printed_floors(x.min(1.0), t, 1), scalar, "lr printed");
+                finite_or_err(theorem3_rate_unit_constant(t, t, x, y, t), scalar, "theorem3 rate");
+                finite_or_err(theorem3_rate_printed_unit_constant(t, 1, x, y, 1), scalar, "theorem3 rate printed");
+                finite_or_err(theorem1_sigma_unit_constant(x.min(1.0), t, 1e-300, y), scalar, "theorem1 sigma");
+                finite_or_err(
+                    theorem1_epsilon_asymptotic_not_a_bound(x.min(1.0), t, 1e-300, y),
+                    scalar,
+                    "theorem1 eps",
+                );
                 let Ok(noise) = NoiseSetting::new(x, y, 1) else { continue };
-                finite_or_err(lemma1_m(&noise, t), f, "lemma1_m");
-                finite_or_err(lemma1_expected_v_rmsprop(&noise, t, y, 0.5, t), f, "E v rmsprop");
-                finite_or_err(lemma1_expected_v_adagrad(&noise, 1, y, t), f, "E v adagrad");
-                finite_or_err(expected_avg_noise_l1(&noise, t, 1), f, "expected_avg_noise_l1");
-                finite_or_err(expected_noise_d_norm(&noise, y), f, "expected_noise_d_norm");
-                finite_or_err(corollary1_noise_term_dp2(&noise, &[x, y]), f, "corollary1 dp2");
+                finite_or_err(lemma1_m(&noise, t), scalar, "lemma1_m");
+                finite_or_err(lemma1_expected_v_rmsprop(&noise, t, y, 0.5, t), scalar, "E v rmsprop");
+                finite_or_err(lemma1_expected_v_adagrad(&noise, 1, y, t), scalar, "E v adagrad");
+                finite_or_err(expected_avg_noise_l1(&noise, t, 1), scalar, "expected_avg_noise_l1");
+                finite_or_err(expected_noise_d_norm(&noise, y), scalar, "expected_noise_d_norm");
+                finite_or_err(corollary1_noise_term_dp2(&noise, &[x, y]), scalar, "corollary1 dp2");
                 // its sum runs over the T steps: T capped at 1e6 here
-                finite_or_err(corollary1_noise_term_dp_sgd(&noise, t, t.min(1_000_000)), f, "corollary1 dp-sgd");
+                finite_or_err(corollary1_noise_term_dp_sgd(&noise, t, t.min(1_000_000)), scalar, "corollary1 dp-sgd");
                 let th3 = Theorem3Inputs {
                     f_w1_minus_inf: y,
                     alpha: 1e-300,
@@ -546,7 +542,7 @@ fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
                     eps_adapt: 1e-300,
                     d: t,
                 };
-                finite_or_err(theorem3_bound(&noise, &th3), f, "theorem3_bound");
+                finite_or_err(theorem3_bound(&noise, &th3), scalar, "theorem3_bound");
             }
             let norms = [x, y, x];
             let th2 = Theorem2Inputs {
@@ -557,9 +553,9 @@ fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
                 sum_d_l1_over_t_nu: x,
                 noise_d_norms: &norms,
             };
-            finite_or_err(theorem2_noise_term(x.min(1.0), 1, &norms), f, "theorem2_noise_term");
-            finite_or_err(theorem2_bound(&th2), f, "theorem2_bound");
-            finite_or_err(theorem2_bound_printed(&th2), f, "theorem2_bound_printed");
+            finite_or_err(theorem2_noise_term(x.min(1.0), 1, &norms), scalar, "theorem2_noise_term");
+            finite_or_err(theorem2_bound(&th2), scalar, "theorem2_bound");
+            finite_or_err(theorem2_bound_printed(&th2), scalar, "theorem2_bound_printed");
         }
     }
 }

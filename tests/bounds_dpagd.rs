@@ -18,7 +18,7 @@ use dpref::bounds::dpagd::*;
 use dpref::rng::{DpRng, Seeds, Stream};
 use rand::RngExt;
 
-use common::check::{assert_rel, invalid};
+use common::check::{EXTREME_POSITIVE, assert_rel, finite_or_err, invalid, scalar};
 
 // ---------------------------------------------------------------------------------------------
 // Privacy calibration (notes §3, §6.2 items 12–14)
@@ -516,13 +516,6 @@ fn invalid_inputs_are_refused() {
     assert!(matches!(lemma2_sides(&[vec![1.0], vec![f64::NAN]], 0.5), Err(Error::NonFinite { what: "b", index: 1 })));
 }
 
-/// `Ok(v)` must carry a finite `v`; any `Err` is acceptable for extreme inputs.
-fn finite_or_err<T: std::fmt::Debug>(r: Result<T, Error>, values: impl Fn(&T) -> Vec<f64>, what: &str) {
-    if let Ok(v) = &r {
-        assert!(values(v).iter().all(|x| x.is_finite()), "{what}: Ok({v:?}) is not finite");
-    }
-}
-
 /// Every public \[ZCHWB\] bound fed extreme finite inputs (1e-300, 1e300, gaps ±1e300, ±1e10,
 /// T = u64::MAX) returns an `Err` or a finite value, never ∞/NaN in `Ok`. The reviewer's case
 /// (η = 1e-301, ν = 1e-300, L = 1, λ = 1, gap = −1e10, noise 1e10) gave `Ok(NaN)` from the
@@ -540,10 +533,9 @@ fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
         assert!(matches!(r, Err(Error::Numerical { .. })), "reviewer's case: {r:?}");
     }
 
-    let pos = [1e-300, 1e-10, 1.0, 1e10, 1e300];
+    let pos = EXTREME_POSITIVE;
     let gaps = [-1e300, -1e10, 0.0, 1e10, 1e300];
     let counts = [1u64, 1000, u64::MAX];
-    let f = |v: &f64| vec![*v];
     for &eta in &pos {
         for &l in &pos {
             let gd = GdStep::new(eta, l).unwrap();
@@ -554,51 +546,62 @@ fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
                     for &noise in &pos {
                         for &t in &counts {
                             let inp = DescentInputs { steps_t: t, loss_decrease: gap, noise_sq: noise };
-                            finite_or_err(dp_gd_descent_bound(&quarter, &inp), f, "dp_gd_descent_bound");
-                            finite_or_err(dp_gd_descent_bound_general_eta(&gd, &inp), f, "general_eta");
-                            finite_or_err(dp_gd_descent_step(&gd, gap, noise, noise), f, "dp_gd_descent_step");
-                            finite_or_err(rmsprop_descent_bound(&step, &inp), f, "rmsprop");
-                            finite_or_err(rmsprop_descent_bound_printed(&step, &inp), f, "rmsprop printed");
-                            finite_or_err(adam_descent_bound(&step, 0.5, &inp), f, "adam");
-                            finite_or_err(adam_descent_bound_printed(&step, 0.5, &inp), f, "adam printed");
+                            finite_or_err(dp_gd_descent_bound(&quarter, &inp), scalar, "dp_gd_descent_bound");
+                            finite_or_err(dp_gd_descent_bound_general_eta(&gd, &inp), scalar, "general_eta");
+                            finite_or_err(dp_gd_descent_step(&gd, gap, noise, noise), scalar, "dp_gd_descent_step");
+                            finite_or_err(rmsprop_descent_bound(&step, &inp), scalar, "rmsprop");
+                            finite_or_err(rmsprop_descent_bound_printed(&step, &inp), scalar, "rmsprop printed");
+                            finite_or_err(adam_descent_bound(&step, 0.5, &inp), scalar, "adam");
+                            finite_or_err(adam_descent_bound_printed(&step, 0.5, &inp), scalar, "adam printed");
                             let emp = EmpiricalInputs { steps_t: t, loss_gap: gap.abs(), dim_p: t, sigma: noise };
-                            finite_or_err(dp_gd_empirical_bound(l, &emp), f, "dp_gd_empirical");
-                            finite_or_err(dp_gd_empirical_bound_printed(l, &emp), f, "dp_gd_empirical printed");
-                            finite_or_err(rmsprop_empirical_bound(&step, 0.999, nu, &emp), f, "rmsprop emp");
-                            finite_or_err(rmsprop_empirical_bound_printed(&step, 0.999, nu, &emp), f, "rmsprop emp p");
+                            finite_or_err(dp_gd_empirical_bound(l, &emp), scalar, "dp_gd_empirical");
+                            finite_or_err(dp_gd_empirical_bound_printed(l, &emp), scalar, "dp_gd_empirical printed");
+                            finite_or_err(rmsprop_empirical_bound(&step, 0.999, nu, &emp), scalar, "rmsprop emp");
+                            finite_or_err(
+                                rmsprop_empirical_bound_printed(&step, 0.999, nu, &emp),
+                                scalar,
+                                "rmsprop emp p",
+                            );
                         }
                     }
                 }
             }
-            finite_or_err(dp_gd_step_size(l), f, "dp_gd_step_size");
-            finite_or_err(rmsprop_step_size_cap(eta, l), f, "rmsprop_step_size_cap");
-            finite_or_err(adam_step_size_cap(0.5, eta, l), f, "adam_step_size_cap");
-            finite_or_err(adam_step_size_cap_printed(0.5, eta, l), f, "adam_step_size_cap_printed");
-            finite_or_err(adam_cap_quadratic(1.0 - 1e-16, l), f, "adam_cap_quadratic");
+            finite_or_err(dp_gd_step_size(l), scalar, "dp_gd_step_size");
+            finite_or_err(rmsprop_step_size_cap(eta, l), scalar, "rmsprop_step_size_cap");
+            finite_or_err(adam_step_size_cap(0.5, eta, l), scalar, "adam_step_size_cap");
+            finite_or_err(adam_step_size_cap_printed(0.5, eta, l), scalar, "adam_step_size_cap_printed");
+            finite_or_err(adam_cap_quadratic(1.0 - 1e-16, l), scalar, "adam_cap_quadratic");
             finite_or_err(lemma2_sides(&[vec![eta, -l], vec![l, eta]], 0.999), |s| vec![s.lhs, s.rhs], "lemma2");
             for &t in &counts {
                 let nb = Neighbouring::ReplaceOne;
-                finite_or_err(full_batch_sensitivity(eta, t, nb), f, "full_batch_sensitivity");
-                finite_or_err(zcdp_rho_full_batch(t, eta, l), f, "zcdp_rho_full_batch");
-                finite_or_err(zcdp_epsilon_classic(eta, 1e-300), f, "zcdp_epsilon_classic");
-                finite_or_err(zcdp_sufficient_sigma(t, eta, l, 1e-300), f, "zcdp_sufficient_sigma");
-                finite_or_err(gdp_mu_full_batch(t, eta, l), f, "gdp_mu_full_batch");
-                finite_or_err(rdp_epsilon_full_batch_continuous(eta, t, 1e-300), f, "rdp continuous");
+                finite_or_err(full_batch_sensitivity(eta, t, nb), scalar, "full_batch_sensitivity");
+                finite_or_err(zcdp_rho_full_batch(t, eta, l), scalar, "zcdp_rho_full_batch");
+                finite_or_err(zcdp_epsilon_classic(eta, 1e-300), scalar, "zcdp_epsilon_classic");
+                finite_or_err(zcdp_sufficient_sigma(t, eta, l, 1e-300), scalar, "zcdp_sufficient_sigma");
+                finite_or_err(gdp_mu_full_batch(t, eta, l), scalar, "gdp_mu_full_batch");
+                finite_or_err(rdp_epsilon_full_batch_continuous(eta, t, 1e-300), scalar, "rdp continuous");
                 if eta <= 1.0 {
                     // the integer-order scan runs ~√(ln(1/δ)/r) orders; r = T/(2s²) is tiny for s > 1
-                    finite_or_err(rdp_epsilon_full_batch_integer(eta, t, 1e-300), f, "rdp integer");
+                    finite_or_err(rdp_epsilon_full_batch_integer(eta, t, 1e-300), scalar, "rdp integer");
                 }
-                finite_or_err(sigma_eq6(&DpSetting::new(eta, 1e-300, t).unwrap(), l, l, t), f, "sigma_eq6");
-                finite_or_err(c2_sufficient_zcdp(eta, 1e-300, nb), f, "c2_sufficient_zcdp");
-                finite_or_err(noisy_gradient_deviation_radius(t, eta, l), f, "deviation radius");
-                finite_or_err(noisy_gradient_deviation_probability(t, l), f, "deviation probability");
-                finite_or_err(noise_norm_radius_lemma3(t, eta, l), f, "lemma3 radius");
-                finite_or_err(noise_norm_probability_lemma3(t, l), f, "lemma3 probability");
-                finite_or_err(mu_for_failure_probability(t, t, 1e-300), f, "mu_for_failure_probability");
-                finite_or_err(uniform_convergence_lower_bound(t, 1, 0.5), f, "uniform convergence");
-                let r = RateInputs { gradient_bound_g: eta, dim_p: t, dataset_size_n: t, epsilon: l, delta: 1e-300, beta: 1e-300 };
-                finite_or_err(dp_gd_rate_unit_constant(l, &r), f, "dp_gd_rate");
-                finite_or_err(adaptive_rate_unit_constant(&r), f, "adaptive_rate");
+                finite_or_err(sigma_eq6(&DpSetting::new(eta, 1e-300, t).unwrap(), l, l, t), scalar, "sigma_eq6");
+                finite_or_err(c2_sufficient_zcdp(eta, 1e-300, nb), scalar, "c2_sufficient_zcdp");
+                finite_or_err(noisy_gradient_deviation_radius(t, eta, l), scalar, "deviation radius");
+                finite_or_err(noisy_gradient_deviation_probability(t, l), scalar, "deviation probability");
+                finite_or_err(noise_norm_radius_lemma3(t, eta, l), scalar, "lemma3 radius");
+                finite_or_err(noise_norm_probability_lemma3(t, l), scalar, "lemma3 probability");
+                finite_or_err(mu_for_failure_probability(t, t, 1e-300), scalar, "mu_for_failure_probability");
+                finite_or_err(uniform_convergence_lower_bound(t, 1, 0.5), scalar, "uniform convergence");
+                let r = RateInputs {
+                    gradient_bound_g: eta,
+                    dim_p: t,
+                    dataset_size_n: t,
+                    epsilon: l,
+                    delta: 1e-300,
+                    beta: 1e-300,
+                };
+                finite_or_err(dp_gd_rate_unit_constant(l, &r), scalar, "dp_gd_rate");
+                finite_or_err(adaptive_rate_unit_constant(&r), scalar, "adaptive_rate");
             }
         }
     }

@@ -37,7 +37,10 @@ pub fn empirical_moment_g_hat(g_values: &[f64], moment_order_p: f64) -> Result<f
         return Ok(m);
     }
     let n = g_values.len() as f64;
-    finite_result("empirical_moment_g_hat", m * (g_values.iter().map(|g| (g / m).powf(p)).sum::<f64>() / n).powf(1.0 / p))
+    finite_result(
+        "empirical_moment_g_hat",
+        m * (g_values.iter().map(|g| (g / m).powf(p)).sum::<f64>() / n).powf(1.0 / p),
+    )
 }
 
 /// `Gᵢ = G(zᵢ; C) = ‖zᵢ‖_C` for every GLM feature row `zᵢ` (\[ADFJT\] Sec. 4.1): the Lipschitz
@@ -66,7 +69,10 @@ pub fn radial_clipping_bias(g_values: &[f64], clip_radius_b: f64) -> Result<f64>
         return Err(Error::invalid("g_values", v, ">= 0 (they are norms)"));
     }
     let b = check::positive("clip_radius_b", clip_radius_b)?;
-    finite_result("radial_clipping_bias", g_values.iter().map(|g| (g - b).max(0.0)).sum::<f64>() / g_values.len() as f64)
+    finite_result(
+        "radial_clipping_bias",
+        g_values.iter().map(|g| (g - b).max(0.0)).sum::<f64>() / g_values.len() as f64,
+    )
 }
 
 /// Lemma B.1's bound on the radial clipping bias (\[ADFJT\] Lemma B.1, from Barber–Duchi

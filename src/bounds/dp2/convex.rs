@@ -185,7 +185,8 @@ pub fn theorem2_noise_term(alpha: f64, delay_s: u64, noise_d_norms: &[f64]) -> R
     if let Some(&x) = noise_d_norms.iter().find(|&&x| x < 0.0) {
         return Err(Error::invalid("noise_d_norms", x, ">= 0 (an expected squared norm)"));
     }
-    let sum: f64 = noise_d_norms.iter().zip(1u64..).map(|(&x, t)| pow_u(a, u128::from(t / s)) / (t as f64).sqrt() * x).sum();
+    let sum: f64 =
+        noise_d_norms.iter().zip(1u64..).map(|(&x, t)| pow_u(a, u128::from(t / s)) / (t as f64).sqrt() * x).sum();
     finite_result("theorem2_noise_term", sum / t_steps as f64)
 }
 

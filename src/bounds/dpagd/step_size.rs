@@ -82,5 +82,8 @@ pub fn adam_step_size_cap(beta1: f64, nu: f64, smoothness_l: f64) -> Result<f64>
 /// `InvalidParameter` for `β1 ∉ (0, 1)`, `ν ≤ 0` or `L ≤ 0`.
 pub fn adam_step_size_cap_printed(beta1: f64, nu: f64, smoothness_l: f64) -> Result<f64> {
     let x = adam_step_cap_x_printed(beta1)?;
-    finite_result("adam_step_size_cap_printed", x * check::positive("nu", nu)? / check::positive("smoothness_l", smoothness_l)?)
+    finite_result(
+        "adam_step_size_cap_printed",
+        x * check::positive("nu", nu)? / check::positive("smoothness_l", smoothness_l)?,
+    )
 }

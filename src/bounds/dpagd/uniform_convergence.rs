@@ -27,5 +27,8 @@ pub fn uniform_convergence_lower_bound_constant(sigma_min: f64) -> Result<f64> {
 pub fn uniform_convergence_lower_bound(dim_p: u64, dataset_size_n: u64, sigma_min: f64) -> Result<f64> {
     let p = check::count("dim_p", dim_p)? as f64;
     let n = check::count("dataset_size_n", dataset_size_n)? as f64;
-    finite_result("uniform_convergence_lower_bound", uniform_convergence_lower_bound_constant(sigma_min)? * (p / n).sqrt())
+    finite_result(
+        "uniform_convergence_lower_bound",
+        uniform_convergence_lower_bound_constant(sigma_min)? * (p / n).sqrt(),
+    )
 }

@@ -117,7 +117,10 @@ pub fn lemma31_optimal_step(bregman_radius_sq: f64, t_steps: u64, l: f64) -> Res
 /// # Errors
 /// `InvalidParameter` for `L < 0`, `λ ≤ 0` or `T = 0`.
 pub fn lemma32_smd_strongly_convex_corrected(l: f64, lambda: f64, t_steps: u64) -> Result<f64> {
-    finite_result("lemma32_smd_strongly_convex_corrected", 2.0 * lemma32_smd_strongly_convex_printed(l, lambda, t_steps)?)
+    finite_result(
+        "lemma32_smd_strongly_convex_corrected",
+        2.0 * lemma32_smd_strongly_convex_printed(l, lambda, t_steps)?,
+    )
 }
 
 /// \[AFKT\] Lemma 3.2 **as printed**: `L²/(λ(T+1))` (half of the corrected bound).

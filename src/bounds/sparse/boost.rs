@@ -39,7 +39,10 @@ pub fn theorem71_laplace_scale_printed(score_range: f64, k: u64, n: u64, epsilon
 /// # Errors
 /// As [`theorem71_laplace_scale_printed`].
 pub fn theorem71_laplace_scale_corrected(score_range: f64, k: u64, n: u64, epsilon: f64) -> Result<f64> {
-    finite_result("theorem71_laplace_scale_corrected", 2.0 * theorem71_laplace_scale_printed(score_range, k, n, epsilon)?)
+    finite_result(
+        "theorem71_laplace_scale_corrected",
+        2.0 * theorem71_laplace_scale_printed(score_range, k, n, epsilon)?,
+    )
 }
 
 /// \[GGKKM\] Thm. 7.1's proof: `γ = λ ln(4K/β)`, the radius with `P[max_k |ξ_k| > γ] ≤ β/2`.
