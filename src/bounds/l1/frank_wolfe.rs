@@ -302,7 +302,7 @@ fn batch_and_log_ratio(n: u64, epsilon: f64, beta: f64, l: f64, diam_d: f64, m: 
     let dd = check::positive("diam_d", diam_d)?;
     let ln_m = ln_dim("m", m)?;
     let b = n as f64 / (ln_n * ln_n);
-    Ok((b, 0.5 * (b * e * beta * dd / (l * ln_m)).log2()))
+    Ok((b, finite_result("theorem6_parameters", 0.5 * (b * e * beta * dd / (l * ln_m)).log2())?))
 }
 
 /// \[AFKT\] Thm. 6's β range `L ln m ln²n/(nεD) ≤ β ≤ nL ln m/(εD ln²n)`, as `(low, high)`.
