@@ -10,7 +10,7 @@
 mod common;
 
 use common::box_adagrad::{log_uniform, vertices};
-use common::check::assert_rel;
+use common::check::{EXTREME_POSITIVE, assert_rel, finite_or_err, scalar};
 use common::stat::{ALPHA, chi_square_interval};
 use dpref::Error;
 use dpref::bounds::adaptive_noise::*;
@@ -376,4 +376,42 @@ fn bad_parameters_return_typed_errors() {
     invalid!(l2_ball_lower_bound(&[1.0, 1.0], 100, nan, 1.0));
     invalid!(linear_box_excess(&[0.5], &[1.0, 2.0]));
     non_finite!(sign_error(&[0.5], &[nan]));
+}
+
+/// Every public \[ADFJT\] bound fed extreme finite inputs (entries and parameters 1e-300 …
+/// 1e300 of either sign where allowed) returns an `Err` or finite values, never ∞/NaN in `Ok`
+/// (structs: every field). E.g. `trace_c_inv(&[1e-308, 1e-308])` (2e308) was `Ok(∞)`.
+#[test]
+fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
+    assert!(matches!(trace_c_inv(&[1e-308, 1e-308]), Err(Error::Numerical { .. })));
+    let pos = EXTREME_POSITIVE;
+    for &x in &pos {
+        for &y in &pos {
+            let c = [x, y];
+            let v = [y, -x];
+            finite_or_err(glm_gradient_bound_g(&v, &c), scalar, "glm_gradient_bound_g");
+            finite_or_err(empirical_moment_g_hat(&[x, y], 1.0 + x.min(1e10)), scalar, "empirical_moment_g_hat");
+            finite_or_err(radial_clipping_bias(&[x, y], x), scalar, "radial_clipping_bias");
+            finite_or_err(radial_clipping_bias_bound(y, 1.0 + x.min(1e10), x), scalar, "clipping bias bound");
+            finite_or_err(box_diameters(&[-y, -x], &[y, x], &c), |d| vec![d.diam_2, d.diam_inf, d.diam_c_inv], "box");
+            finite_or_err(l2_ball_diameters(y, &c), |d| vec![d.diam_2, d.diam_inf, d.diam_c_inv], "l2 ball");
+            finite_or_err(trace_c_inv(&c), scalar, "trace_c_inv");
+            finite_or_err(trace_c_inv_sqrt(&c), scalar, "trace_c_inv_sqrt");
+            let h = |h: &HolderChain| vec![h.sqrt_d_times_sum, h.two_thirds_power_sum, h.sum];
+            finite_or_err(holder_chain(&[y, y, x]), h, "holder_chain");
+            finite_or_err(lemma_b2_sides(&[y, -y, x]), |s| vec![s.lhs, s.rhs], "lemma_b2_sides");
+            finite_or_err(linf_box_lower_bound(&[y, x], u64::MAX, x, y), scalar, "linf_box_lower_bound");
+            finite_or_err(l2_ball_lower_bound(&[y, x], 2, x, y), scalar, "l2_ball_lower_bound");
+            finite_or_err(linear_box_excess(&[1.0, -1.0], &[y, -y]), scalar, "linear_box_excess");
+            finite_or_err(sign_error(&[1.0, -1.0], &[-y, y]), scalar, "sign_error");
+            finite_or_err(noise_energy_gap(y, y, &c), scalar, "noise_energy_gap");
+            finite_or_err(noise_energy_gap_from_a(y, &c), scalar, "noise_energy_gap_from_a");
+            finite_or_err(c_hat_from_sigma_hat(&[x, y], x), |v| v.clone(), "c_hat_from_sigma_hat");
+            let g = [vec![y, -y], vec![x, y]];
+            let it = [vec![0.0, 0.0], vec![0.5, -0.5]];
+            let r = |r: &PathwiseRegret| vec![r.regret, r.energy, r.bound_corrected, r.bound_printed];
+            finite_or_err(adagrad_norm_sgd_pathwise_regret(&g, &it, &[0.0, 0.0], 1.0, x), r, "adagrad-norm regret");
+            finite_or_err(diagonal_adagrad_pathwise_regret(&g, &it, &[0.0, 0.0], 1.0, x), r, "diagonal regret");
+        }
+    }
 }

@@ -16,7 +16,7 @@ use dpref::bounds::dp2::*;
 use dpref::noise::standard_normal;
 use dpref::rng::{Seeds, Stream};
 
-use common::check::{assert_rel, invalid};
+use common::check::{EXTREME_POSITIVE, assert_rel, finite_or_err, invalid, scalar};
 
 /// The privatisation (C, σ, b) of a test.
 fn ns(c: f64, sigma: f64, batch_b: u64) -> NoiseSetting {
@@ -490,4 +490,87 @@ fn invalid_inputs_are_refused() {
     invalid(theorem1_sigma_unit_constant(0.1, 0, 1e-5, 1.0), "steps_t");
     invalid(theorem1_sigma_unit_constant(0.1, 1, 1e-5, 0.0), "eps_priv");
     invalid(theorem1_epsilon_asymptotic_not_a_bound(0.1, 1, 1e-5, 0.0), "sigma");
+}
+
+/// Every public \[LZLRMS\] bound fed extreme finite inputs (1e-300 … 1e300, counts up to
+/// u64::MAX) returns an `Err` or a finite value, never ∞/NaN in `Ok`. A `NoiseSetting` with
+/// `σ = C = 1e300` (variance 1e1200) is itself refused (`Numerical`): before, its ∞ variance
+/// reached [`expected_noise_d_norm`], which then reported the overflow, but
+/// `lemma1_m`/`expected_avg_noise_l1` returned `Ok(∞)`.
+#[test]
+fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
+    assert!(matches!(NoiseSetting::new(1e300, 1e300, 1), Err(Error::Numerical { .. })));
+    let pos = EXTREME_POSITIVE;
+    let counts = [1u64, 7, 1_000_000, u64::MAX];
+    for &x in &pos {
+        for &y in &pos {
+            finite_or_err(theorem2_alpha(x, y), scalar, "theorem2_alpha");
+            finite_or_err(theorem2_alpha_eq18(x, y), scalar, "theorem2_alpha_eq18");
+            finite_or_err(expected_d_bound(x, y), scalar, "expected_d_bound");
+            finite_or_err(kappa_min(1.0, x, y, x, 0.5), scalar, "kappa_min");
+            finite_or_err(kappa_min(1e-300, y, x, 1e-300, 1.0 - 1e-16), scalar, "kappa_min small");
+            finite_or_err(h_ratio(x, y, 1, x), scalar, "h_ratio");
+            finite_or_err(h_upper_bound_sparse(y + x, x, 1, 1e-300, 3, y), scalar, "h sparse");
+            finite_or_err(h_upper_bound_sparse_printed(y + x, x, 1, 1e-300, 3, y), scalar, "h sparse printed");
+            for &t in &counts {
+                finite_or_err(theorem2_learning_rate(x.min(1.0), t, 1), scalar, "theorem2_learning_rate");
+                finite_or_err(theorem2_learning_rate_printed_floors(x.min(1.0), t, 1), scalar, "lr printed");
+                finite_or_err(theorem3_rate_unit_constant(t, t, x, y, t), scalar, "theorem3 rate");
+                finite_or_err(theorem3_rate_printed_unit_constant(t, 1, x, y, 1), scalar, "theorem3 rate printed");
+                finite_or_err(theorem1_sigma_unit_constant(x.min(1.0), t, 1e-300, y), scalar, "theorem1 sigma");
+                finite_or_err(
+                    theorem1_epsilon_asymptotic_not_a_bound(x.min(1.0), t, 1e-300, y),
+                    scalar,
+                    "theorem1 eps",
+                );
+                let Ok(noise) = NoiseSetting::new(x, y, 1) else { continue };
+                finite_or_err(lemma1_m(&noise, t), scalar, "lemma1_m");
+                finite_or_err(lemma1_expected_v_rmsprop(&noise, t, y, 0.5, t), scalar, "E v rmsprop");
+                finite_or_err(lemma1_expected_v_adagrad(&noise, 1, y, t), scalar, "E v adagrad");
+                finite_or_err(expected_avg_noise_l1(&noise, t, 1), scalar, "expected_avg_noise_l1");
+                finite_or_err(expected_noise_d_norm(&noise, y), scalar, "expected_noise_d_norm");
+                finite_or_err(corollary1_noise_term_dp2(&noise, &[x, y]), scalar, "corollary1 dp2");
+                // its sum runs over the T steps: T capped at 1e6 here
+                finite_or_err(corollary1_noise_term_dp_sgd(&noise, t, t.min(1_000_000)), scalar, "corollary1 dp-sgd");
+                let th3 = Theorem3Inputs {
+                    f_w1_minus_inf: y,
+                    alpha: 1e-300,
+                    t_steps: t,
+                    l_smooth: 1.0,
+                    m: 1e300,
+                    tau2: y,
+                    eps_adapt: 1e-300,
+                    d: t,
+                };
+                finite_or_err(theorem3_bound(&noise, &th3), scalar, "theorem3_bound");
+            }
+            let norms = [x, y, x];
+            let th2 = Theorem2Inputs {
+                r: y,
+                kappa: y,
+                alpha: x.min(1.0),
+                delay_s: 1,
+                sum_d_l1_over_t_nu: x,
+                noise_d_norms: &norms,
+            };
+            finite_or_err(theorem2_noise_term(x.min(1.0), 1, &norms), scalar, "theorem2_noise_term");
+            finite_or_err(theorem2_bound(&th2), scalar, "theorem2_bound");
+            finite_or_err(theorem2_bound_printed(&th2), scalar, "theorem2_bound_printed");
+        }
+    }
+}
+
+/// Counts at the top of u64 are arithmetic, not panics: `t/s + 1` and `t + s` overflowed u64 at
+/// `t = u64::MAX` (`theorem2_learning_rate` panicked "attempt to add with overflow"), and `2s`
+/// for `s > u64::MAX/2`. At α = 1 the rate is `1/√t`; `T_ν` at `s = T = u64::MAX` is `{T}`.
+#[test]
+fn schedule_and_t_nu_take_counts_near_u64_max() {
+    let t = u64::MAX;
+    assert_rel(theorem2_learning_rate(1.0, t, 1).unwrap(), 1.0 / (t as f64).sqrt(), 1e-15, "rate at u64::MAX");
+    assert_rel(theorem2_learning_rate_printed_floors(1.0, t, 1).unwrap(), 1.0 / (t as f64).sqrt(), 1e-15, "printed");
+    assert_eq!(theorem2_learning_rate(0.5, t, 1).unwrap(), 0.0, "0.5^(2^64) underflows to 0");
+    assert_eq!(t_nu_cardinality_main(t, t).unwrap(), 0);
+    assert_eq!(t_nu_cardinality_appendix(t, t).unwrap(), 1);
+    assert_eq!(t_nu_indices(t, t).unwrap(), vec![t]);
+    assert_eq!(t_nu_indices(u64::MAX / 2 + 1, t).unwrap(), vec![t]);
 }

@@ -18,7 +18,7 @@ use dpref::bounds::dpagd::*;
 use dpref::rng::{DpRng, Seeds, Stream};
 use rand::RngExt;
 
-use common::check::{assert_rel, invalid};
+use common::check::{EXTREME_POSITIVE, assert_rel, finite_or_err, invalid, scalar};
 
 // ---------------------------------------------------------------------------------------------
 // Privacy calibration (notes §3, §6.2 items 12–14)
@@ -256,6 +256,26 @@ fn golden_adam_step_cap() {
 // Descent, empirical, rate and lower-bound formulas by hand (notes §4.5, §4.7, §4.8)
 // ---------------------------------------------------------------------------------------------
 
+/// Eq. (26) holds only at `η = 1/(4L)`. The reviewer's case (L = 1, T = 100, gap 1, noise 0.01)
+/// at `η = 1/(8L)`: eq. (22) summed gives `(1/12.5 + 0.625·0.01)/0.375 = 0.23`, while eq. (26)'s
+/// formula would give `0.16 + 0.03 = 0.19`, an under-statement; so that step is refused (naming
+/// `step_size_eta`), as is a step 1e-9 away from 1/(4L). A step `0.25/L` rounded in floating point
+/// (L = 3, 7, 0.1) is accepted. Mutant: dropping the check returns 0.19 and fails here.
+#[test]
+fn dp_gd_descent_bound_refuses_a_step_other_than_quarter_over_l() {
+    let inp = DescentInputs { steps_t: 100, loss_decrease: 1.0, noise_sq: 0.01 };
+    let eighth = GdStep::new(0.125, 1.0).unwrap();
+    assert_rel(dp_gd_descent_bound_general_eta(&eighth, &inp).unwrap(), 0.23, 1e-14, "eq. (22) at 1/(8L)");
+    invalid(dp_gd_descent_bound(&eighth, &inp), "step_size_eta");
+    invalid(dp_gd_descent_bound(&GdStep::new(0.25 * (1.0 + 1e-9), 1.0).unwrap(), &inp), "step_size_eta");
+    invalid(dp_gd_descent_bound(&GdStep::new(0.5, 1.0).unwrap(), &inp), "step_size_eta");
+    for l in [3.0, 7.0, 0.1] {
+        let at = GdStep::new(0.25 / l, l).unwrap();
+        let want = 16.0 * l / 100.0 + 0.03;
+        assert_rel(dp_gd_descent_bound(&at, &inp).unwrap(), want, 1e-14, "eq. (26) at 1/(4L)");
+    }
+}
+
 /// Each formula at one point by hand:
 /// DP-GD step (η = 1/8, L = 2, f = 1, ‖g‖² = 4, ‖Δ‖² = 1): `1 − 0.03125·4 + 0.09375 = 0.96875`;
 /// summed (L = 2, T = 10, gap 0.5, noise 0.1): `1.6 + 0.3 = 1.9`; general η = 0.1:
@@ -272,7 +292,8 @@ fn golden_descent_and_rate_formulas() {
     let t = 1e-14;
     assert_rel(dp_gd_descent_step(&GdStep::new(0.125, 2.0).unwrap(), 1.0, 4.0, 1.0).unwrap(), 0.96875, t, "GD step");
     let inp = DescentInputs { steps_t: 10, loss_decrease: 0.5, noise_sq: 0.1 };
-    assert_rel(dp_gd_descent_bound(2.0, &inp).unwrap(), 1.9, t, "GD summed");
+    let g_quarter = GdStep::new(0.125, 2.0).unwrap();
+    assert_rel(dp_gd_descent_bound(&g_quarter, &inp).unwrap(), 1.9, t, "GD summed");
     assert_rel(
         dp_gd_descent_bound_general_eta(&GdStep::new(0.1, 2.0).unwrap(), &inp).unwrap(),
         1.9,
@@ -288,7 +309,7 @@ fn golden_descent_and_rate_formulas() {
     let inp2 = DescentInputs { steps_t: 7, loss_decrease: -0.3, noise_sq: 2.5 };
     assert_rel(
         dp_gd_descent_bound_general_eta(&GdStep::new(0.125, 2.0).unwrap(), &inp2).unwrap(),
-        dp_gd_descent_bound(2.0, &inp2).unwrap(),
+        dp_gd_descent_bound(&g_quarter, &inp2).unwrap(),
         1e-14,
         "general = summed at 1/(4L)",
     );
@@ -468,9 +489,10 @@ fn invalid_inputs_are_refused() {
     invalid(adam_cap_quadratic(0.5, f64::NAN), "x");
 
     let inp = DescentInputs { steps_t: 10, loss_decrease: 0.5, noise_sq: 0.1 };
-    invalid(dp_gd_descent_bound(2.0, &DescentInputs { steps_t: 0, ..inp }), "steps_t");
-    invalid(dp_gd_descent_bound(2.0, &DescentInputs { loss_decrease: f64::NAN, ..inp }), "loss_decrease");
-    invalid(dp_gd_descent_bound(2.0, &DescentInputs { noise_sq: -1.0, ..inp }), "noise_sq");
+    let g_quarter = GdStep::new(0.125, 2.0).unwrap();
+    invalid(dp_gd_descent_bound(&g_quarter, &DescentInputs { steps_t: 0, ..inp }), "steps_t");
+    invalid(dp_gd_descent_bound(&g_quarter, &DescentInputs { loss_decrease: f64::NAN, ..inp }), "loss_decrease");
+    invalid(dp_gd_descent_bound(&g_quarter, &DescentInputs { noise_sq: -1.0, ..inp }), "noise_sq");
     invalid(dp_gd_descent_bound_general_eta(&GdStep::new(0.25, 2.0).unwrap(), &inp), "step_size_eta");
     let rs = AdaptiveStep { step_size_eta: 0.0625, nu: 0.5, lambda: 0.25, smoothness_l: 2.0 };
     invalid(rmsprop_descent_bound(&AdaptiveStep { step_size_eta: 0.07, ..rs }, &inp), "step_size_eta");
@@ -492,4 +514,95 @@ fn invalid_inputs_are_refused() {
     invalid(lemma2_sides(&[vec![1.0, 2.0], vec![1.0]], 0.5), "b");
     assert!(matches!(lemma2_sides(&[Vec::<f64>::new()], 0.5), Err(Error::Empty { what: "b" })));
     assert!(matches!(lemma2_sides(&[vec![1.0], vec![f64::NAN]], 0.5), Err(Error::NonFinite { what: "b", index: 1 })));
+}
+
+/// Every public \[ZCHWB\] bound fed extreme finite inputs (1e-300, 1e300, gaps ±1e300, ±1e10,
+/// T = u64::MAX) returns an `Err` or a finite value, never ∞/NaN in `Ok`. The reviewer's case
+/// (η = 1e-301, ν = 1e-300, L = 1, λ = 1, gap = −1e10, noise 1e10) gave `Ok(NaN)` from the
+/// DP-RMSProp and DP-Adam bounds (−∞ + ∞) before they went through `finite_result`: it must now
+/// be a `Numerical` error (a mutant that drops the check fails both assertions).
+#[test]
+fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
+    let reviewer = AdaptiveStep { step_size_eta: 1e-301, nu: 1e-300, lambda: 1.0, smoothness_l: 1.0 };
+    let inp = DescentInputs { steps_t: 1, loss_decrease: -1e10, noise_sq: 1e10 };
+    for r in [
+        rmsprop_descent_bound(&reviewer, &inp),
+        rmsprop_descent_bound_printed(&reviewer, &inp),
+        adam_descent_bound(&reviewer, 0.5, &DescentInputs { steps_t: 1, ..inp }),
+    ] {
+        assert!(matches!(r, Err(Error::Numerical { .. })), "reviewer's case: {r:?}");
+    }
+
+    let pos = EXTREME_POSITIVE;
+    let gaps = [-1e300, -1e10, 0.0, 1e10, 1e300];
+    let counts = [1u64, 1000, u64::MAX];
+    for &eta in &pos {
+        for &l in &pos {
+            let gd = GdStep::new(eta, l).unwrap();
+            let quarter = GdStep::new(0.25 / l, l).unwrap();
+            for &nu in &pos {
+                let step = AdaptiveStep { step_size_eta: eta, nu, lambda: nu, smoothness_l: l };
+                for &gap in &gaps {
+                    for &noise in &pos {
+                        for &t in &counts {
+                            let inp = DescentInputs { steps_t: t, loss_decrease: gap, noise_sq: noise };
+                            finite_or_err(dp_gd_descent_bound(&quarter, &inp), scalar, "dp_gd_descent_bound");
+                            finite_or_err(dp_gd_descent_bound_general_eta(&gd, &inp), scalar, "general_eta");
+                            finite_or_err(dp_gd_descent_step(&gd, gap, noise, noise), scalar, "dp_gd_descent_step");
+                            finite_or_err(rmsprop_descent_bound(&step, &inp), scalar, "rmsprop");
+                            finite_or_err(rmsprop_descent_bound_printed(&step, &inp), scalar, "rmsprop printed");
+                            finite_or_err(adam_descent_bound(&step, 0.5, &inp), scalar, "adam");
+                            finite_or_err(adam_descent_bound_printed(&step, 0.5, &inp), scalar, "adam printed");
+                            let emp = EmpiricalInputs { steps_t: t, loss_gap: gap.abs(), dim_p: t, sigma: noise };
+                            finite_or_err(dp_gd_empirical_bound(l, &emp), scalar, "dp_gd_empirical");
+                            finite_or_err(dp_gd_empirical_bound_printed(l, &emp), scalar, "dp_gd_empirical printed");
+                            finite_or_err(rmsprop_empirical_bound(&step, 0.999, nu, &emp), scalar, "rmsprop emp");
+                            finite_or_err(
+                                rmsprop_empirical_bound_printed(&step, 0.999, nu, &emp),
+                                scalar,
+                                "rmsprop emp p",
+                            );
+                        }
+                    }
+                }
+            }
+            finite_or_err(dp_gd_step_size(l), scalar, "dp_gd_step_size");
+            finite_or_err(rmsprop_step_size_cap(eta, l), scalar, "rmsprop_step_size_cap");
+            finite_or_err(adam_step_size_cap(0.5, eta, l), scalar, "adam_step_size_cap");
+            finite_or_err(adam_step_size_cap_printed(0.5, eta, l), scalar, "adam_step_size_cap_printed");
+            finite_or_err(adam_cap_quadratic(1.0 - 1e-16, l), scalar, "adam_cap_quadratic");
+            finite_or_err(lemma2_sides(&[vec![eta, -l], vec![l, eta]], 0.999), |s| vec![s.lhs, s.rhs], "lemma2");
+            for &t in &counts {
+                let nb = Neighbouring::ReplaceOne;
+                finite_or_err(full_batch_sensitivity(eta, t, nb), scalar, "full_batch_sensitivity");
+                finite_or_err(zcdp_rho_full_batch(t, eta, l), scalar, "zcdp_rho_full_batch");
+                finite_or_err(zcdp_epsilon_classic(eta, 1e-300), scalar, "zcdp_epsilon_classic");
+                finite_or_err(zcdp_sufficient_sigma(t, eta, l, 1e-300), scalar, "zcdp_sufficient_sigma");
+                finite_or_err(gdp_mu_full_batch(t, eta, l), scalar, "gdp_mu_full_batch");
+                finite_or_err(rdp_epsilon_full_batch_continuous(eta, t, 1e-300), scalar, "rdp continuous");
+                if eta <= 1.0 {
+                    // the integer-order scan runs ~√(ln(1/δ)/r) orders; r = T/(2s²) is tiny for s > 1
+                    finite_or_err(rdp_epsilon_full_batch_integer(eta, t, 1e-300), scalar, "rdp integer");
+                }
+                finite_or_err(sigma_eq6(&DpSetting::new(eta, 1e-300, t).unwrap(), l, l, t), scalar, "sigma_eq6");
+                finite_or_err(c2_sufficient_zcdp(eta, 1e-300, nb), scalar, "c2_sufficient_zcdp");
+                finite_or_err(noisy_gradient_deviation_radius(t, eta, l), scalar, "deviation radius");
+                finite_or_err(noisy_gradient_deviation_probability(t, l), scalar, "deviation probability");
+                finite_or_err(noise_norm_radius_lemma3(t, eta, l), scalar, "lemma3 radius");
+                finite_or_err(noise_norm_probability_lemma3(t, l), scalar, "lemma3 probability");
+                finite_or_err(mu_for_failure_probability(t, t, 1e-300), scalar, "mu_for_failure_probability");
+                finite_or_err(uniform_convergence_lower_bound(t, 1, 0.5), scalar, "uniform convergence");
+                let r = RateInputs {
+                    gradient_bound_g: eta,
+                    dim_p: t,
+                    dataset_size_n: t,
+                    epsilon: l,
+                    delta: 1e-300,
+                    beta: 1e-300,
+                };
+                finite_or_err(dp_gd_rate_unit_constant(l, &r), scalar, "dp_gd_rate");
+                finite_or_err(adaptive_rate_unit_constant(&r), scalar, "adaptive_rate");
+            }
+        }
+    }
 }

@@ -19,7 +19,7 @@ fn sample(n: u64, d: u64, epsilon: f64, delta: f64) -> L1Setting {
 }
 use proptest::prelude::*;
 
-use common::check::{assert_rel, invalid};
+use common::check::{EXTREME_POSITIVE, assert_rel, finite_or_err, invalid, pair, scalar};
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks: the p-norm map, Lemmas 3.1–3.2, E‖ζ‖²_∞
@@ -604,4 +604,55 @@ fn invalid_l1_counts_and_delta() {
     invalid(L1Setting::new(10, 10, 1.0, 0.0), "delta");
     invalid(theorem6_rate_unit_constant(1.0, 1.0, 1.0, 1, 10, 1.0), "n");
     invalid(theorem7_rate_unit_constant(1.0, 1.0, 1.0, 1, &sample(100, 10, 1.0, 0.1)), "m");
+}
+
+/// Every public \[AFKT\] bound fed extreme finite inputs (1e-300 … 1e300, counts 2 … u64::MAX)
+/// returns an `Err` or a finite value, never ∞/NaN in `Ok`. `lemma31_optimal_step` returned
+/// `Ok((∞, …))` for `η* = √(2D_h)/(L√T)` at `D_h = 1e300`, `L = 1e-300` before its step went
+/// through `finite_result`.
+#[test]
+fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
+    assert!(matches!(lemma31_optimal_step(1e300, 1, 1e-300), Err(Error::Numerical { .. })));
+    let pos = EXTREME_POSITIVE;
+    let counts = [2u64, 1000, u64::MAX];
+    for &x in &pos {
+        for &y in &pos {
+            finite_or_err(lemma31_optimal_step(x, 1, y), pair, "lemma31_optimal_step");
+            finite_or_err(section5_rate_transform(x, y, x, y), scalar, "section5_rate_transform");
+            finite_or_err(theorem10_empirical_loss(x, y, &[0.0, 1.0], &[y, -y]), scalar, "theorem10 loss");
+            finite_or_err(theorem10_empirical_minimum(x, y, &[0.25, 1.0]), scalar, "theorem10 minimum");
+            finite_or_err(theorem10_sign_error(x, y, &[0.0, 1.0], &[y, -y]), scalar, "theorem10 sign error");
+            finite_or_err(theorem10_empirical_excess_printed(y, &[0.0, 1.0], &[y, -y]), scalar, "theorem10 excess");
+            for &n in &counts {
+                finite_or_err(lemma31_smd_bound(x, n, y, x), scalar, "lemma31_smd_bound");
+                finite_or_err(lemma32_smd_strongly_convex_corrected(x, y, n), scalar, "lemma32 corrected");
+                finite_or_err(gaussian_linf_sq_bound(x, n), scalar, "gaussian_linf_sq_bound");
+                finite_or_err(laplace_expected_max_abs(x, n.min(1000)), scalar, "laplace_expected_max_abs");
+                finite_or_err(exponential_mechanism_error_bound(x, y, n), scalar, "exponential mechanism");
+                finite_or_err(md_private_term_unit_constant(n, n, x), scalar, "md private term");
+                finite_or_err(fw_private_term_unit_constant(n, n, x), scalar, "fw private term");
+                finite_or_err(md_fw_crossover_dimension_log_free(n, x), scalar, "crossover log free");
+                finite_or_err(theorem10_lower_bound_unit_constant(x, y, n, n, x), scalar, "theorem10 lower");
+                finite_or_err(theorem11_lower_bound_unit_constant(x, y, n, n, x), scalar, "theorem11 lower");
+                finite_or_err(smooth_optimal_rate_unit_constant(n, n, x), scalar, "smooth optimal rate");
+                finite_or_err(norm_ratio_cd(n, 1.0 + 1.0 / (2.0 + y.min(1e10))), scalar, "norm_ratio_cd");
+                finite_or_err(mirror_map_kappa(n, 1.5), scalar, "mirror_map_kappa");
+                finite_or_err(alg2_phase_radius(x, y, x, n, 1.5), scalar, "alg2_phase_radius");
+                finite_or_err(theorem12_grad_sq_bound(x, y, n, 1.5), scalar, "theorem12_grad_sq_bound");
+                finite_or_err(theorem12_grad_sq_bound_printed(x, y, n, 1.5), scalar, "theorem12 printed");
+                finite_or_err(theorem12_sigma_printed(x, n, 1.5, 1e-300, n, y), scalar, "theorem12 sigma");
+                finite_or_err(theorem3_sigma_printed(x, n, 1e-300, n, y), scalar, "theorem3 sigma");
+                finite_or_err(theorem3_erm_bound_corrected(x, y, x, n, n), pair, "theorem3 erm corrected");
+                finite_or_err(theorem3_erm_bound_printed(x, y, x, n, n), pair, "theorem3 erm printed");
+                let Ok(s) = L1Setting::new(n, n, x, 1e-300) else { continue };
+                finite_or_err(theorem4_base_step(y, x, &s), scalar, "theorem4_base_step");
+                finite_or_err(theorem4_rate_unit_constant(x, y, &s), scalar, "theorem4 rate");
+                finite_or_err(theorem8_rate_corrected_unit_constant(x, y, &s), scalar, "theorem8 corrected");
+                finite_or_err(theorem9_rate_corrected_unit_constant(x, y, 2, &s), scalar, "theorem9 corrected");
+                finite_or_err(theorem13_rate_unit_constant(x, y, 1.5, &s), scalar, "theorem13 rate");
+                finite_or_err(theorem5_rate_printed_unit_constant(x, y, 1.5, &s), scalar, "theorem5 printed");
+                finite_or_err(theorem3_rate_unit_constant(x, y, n, &s), scalar, "theorem3 rate");
+            }
+        }
+    }
 }

@@ -10,7 +10,7 @@ use dpref::Error;
 use dpref::bounds::sparse::*;
 use proptest::prelude::*;
 
-use common::check::{assert_rel, invalid};
+use common::check::{EXTREME_POSITIVE, assert_rel, finite_or_err, invalid, pair, scalar};
 
 /// The pure-DP setting (L, s, d, n, ε).
 fn pure(l: f64, s: u64, d: u64, n: u64, epsilon: f64) -> SparseProblem {
@@ -400,5 +400,52 @@ proptest! {
         prop_assert!(theorem71_failure_probability(theorem71_runs(beta).unwrap(), 1.0, 0.5).unwrap().is_finite());
         let np = 1u64 << (n.ilog2().max(1));
         if let Ok(c) = lemma65_constant(np, 0.5 / (np as f64 * np as f64)) { prop_assert!(c.is_finite() && c > 0.0); }
+    }
+}
+
+/// Every public \[GGKKM\] bound fed extreme finite inputs (1e-300 … 1e300, counts up to
+/// u64::MAX, δ = 1e-300) returns an `Err` or a finite value, never ∞/NaN in `Ok`.
+#[test]
+fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
+    let pos = EXTREME_POSITIVE;
+    let counts = [2u64, 1024, u64::MAX];
+    for &x in &pos {
+        for &y in &pos {
+            finite_or_err(theorem71_failure_probability(3, x, y), scalar, "theorem71_failure_probability");
+            finite_or_err(theorem71_radius(x, 3, 0.5), scalar, "theorem71_radius");
+            finite_or_err(lemma43_confidence_corrected(x, 3), scalar, "lemma43 corrected");
+            finite_or_err(lemma43_confidence_printed(x), scalar, "lemma43 printed");
+            finite_or_err(lemma64_bias_bound(x, 1024), scalar, "lemma64_bias_bound");
+            finite_or_err(lemma64_second_moment_bound(x, y, 1024), scalar, "lemma64 second moment");
+            finite_or_err(theorem67_bound_corrected_unit_constant(x, y, x, y), scalar, "theorem67 corrected");
+            finite_or_err(theorem68_bound_corrected_unit_constant(x, y, x, y, x, y), scalar, "theorem68 corrected");
+            for &n in &counts {
+                finite_or_err(theorem71_laplace_scale_corrected(x, 3, n, y), scalar, "theorem71 scale");
+                finite_or_err(theorem51_pathwise_bound_corrected(x, 1, y, x, y), scalar, "theorem51 pathwise");
+                finite_or_err(laplace_linf_tail(x, n, 1e-300), scalar, "laplace_linf_tail");
+                finite_or_err(lemma31_projection_error_bound(x, 1, y), scalar, "lemma31 projection");
+                finite_or_err(theorem32_crossover_n(n, x, 1e-300), scalar, "theorem32_crossover_n");
+                finite_or_err(lemma_a3_alpha(x, n, n, y), scalar, "lemma_a3_alpha");
+                finite_or_err(lemma64_alg1_constant_laplace(x, 1, n, y), scalar, "lemma64 alg1 laplace");
+                finite_or_err(lemma64_alg1_constant_gaussian(x, 1, n, y, 1e-300), scalar, "lemma64 alg1 gaussian");
+                let Ok(p) = SparseProblem::new(x, 1, n, n, y) else { continue };
+                finite_or_err(theorem32_bound(&p, 1e-300), scalar, "theorem32_bound");
+                finite_or_err(theorem32_laplace_scale(&p), scalar, "theorem32_laplace_scale");
+                finite_or_err(theorem34_rate_unit_constant(&p, 1e-300), scalar, "theorem34 rate");
+                finite_or_err(theorem41_lower_bound_unit_constant(&p), scalar, "theorem41 lower");
+                finite_or_err(theorem51_pure_bound(&p, x, y, x, 1e-300), scalar, "theorem51 pure");
+                finite_or_err(theorem71_convex_rate_unit_constant(&p, x, y, 1e-300), scalar, "theorem71 convex");
+                let Ok(pd) = p.with_delta(1e-300) else { continue };
+                finite_or_err(theorem33_bound(&pd, 1e-300), scalar, "theorem33_bound");
+                finite_or_err(theorem51_approx_bound(&pd, x, y, 1e-300), scalar, "theorem51 approx");
+                finite_or_err(lemma64_rates_unit_constant(&pd), pair, "lemma64 rates");
+                finite_or_err(theorem67_rate_corrected_unit_constant(&pd, y), scalar, "theorem67 rate");
+                finite_or_err(theorem68_rate_corrected_unit_constant(&pd, x, y), scalar, "theorem68 rate");
+            }
+        }
+    }
+    for n in [2u64, 1 << 20, 1 << 63] {
+        finite_or_err(lemma65_expected_stopping_time_printed(n, 1e-300), pair, "lemma65 E[T] printed");
+        finite_or_err(lemma65_stopping_probability_bound(1e300, n, 1e-300), scalar, "lemma65 P[T <= t]");
     }
 }

@@ -171,10 +171,11 @@ fn descent_dp_gd_corrected_bound_holds_on_every_run() {
         assert!(m.worst_step_excess <= 1.0, "eq. (22) fails at a step (seed {seed}, {s:?}): {m:?}");
         let inputs = DescentInputs { steps_t: s.steps_t, loss_decrease: m.loss_decrease, noise_sq: m.mean_sq_delta };
         let err_in = DescentInputs { loss_decrease: m.gap_err, noise_sq: 0.0, ..inputs };
-        let rhs = dp_gd_descent_bound(L, &inputs).unwrap();
-        let err = dp_gd_descent_bound(L, &err_in).unwrap();
+        let step = GdStep::new(s.eta, L).unwrap();
+        let rhs = dp_gd_descent_bound(&step, &inputs).unwrap();
+        let err = dp_gd_descent_bound(&step, &err_in).unwrap();
         worst = worst.max(assert_holds("DP-GD eq. (26)", m.lhs, rhs, err, &s, seed));
-        let general = dp_gd_descent_bound_general_eta(&GdStep::new(s.eta, L).unwrap(), &inputs).unwrap();
+        let general = dp_gd_descent_bound_general_eta(&step, &inputs).unwrap();
         assert!((general - rhs).abs() <= 1e-12 * (general.abs() + 16.0 * L * m.loss_decrease.abs() + rhs.abs()));
         let t = s.steps_t as f64;
         mutant_4l |= m.lhs > 4.0 * L * m.loss_decrease / t + 3.0 * m.mean_sq_delta;

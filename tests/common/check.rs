@@ -14,3 +14,24 @@ pub fn invalid(r: Result<impl std::fmt::Debug, Error>, name: &str) {
         other => panic!("expected InvalidParameter({name}), got {other:?}"),
     }
 }
+
+/// For extreme inputs: `Err` is acceptable, `Ok(v)` must have every value `values(&v)` finite
+/// (never ∞ or NaN in `Ok`).
+pub fn finite_or_err<T: std::fmt::Debug>(r: Result<T, Error>, values: impl Fn(&T) -> Vec<f64>, what: &str) {
+    if let Ok(v) = &r {
+        assert!(values(v).iter().all(|x| x.is_finite()), "{what}: Ok({v:?}) is not finite");
+    }
+}
+
+/// Positive magnitudes from 1e-300 to 1e300 for the extreme-input property tests.
+pub const EXTREME_POSITIVE: [f64; 5] = [1e-300, 1e-10, 1.0, 1e10, 1e300];
+
+/// The one value of a scalar result, for [`finite_or_err`].
+pub fn scalar(v: &f64) -> Vec<f64> {
+    vec![*v]
+}
+
+/// The two values of a pair result, for [`finite_or_err`].
+pub fn pair(v: &(f64, f64)) -> Vec<f64> {
+    vec![v.0, v.1]
+}

@@ -1,7 +1,7 @@
 //! The gradient moments `G(z; C)` and `Ĝ_p(S; C)` (\[ADFJT\] eq. (4), Sec. 4.1) and the bias
 //! of radial clipping, exact and as bounded by \[ADFJT\] Lemma B.1.
 
-use super::validate::{check_c, check_order_above_one, check_rows, check_vector, root_sum_squares};
+use super::validate::{check_c, check_order_above_one, check_rows, check_vector, finite_result, root_sum_squares};
 use crate::error::{Error, Result, check};
 
 /// `G(z; C) = ‖z‖_C = (Σⱼ Cⱼⱼ zⱼ²)^{1/2}`: Assumption A1's Lipschitz constant of a GLM loss
@@ -13,7 +13,7 @@ use crate::error::{Error, Result, check};
 pub fn glm_gradient_bound_g(z: &[f64], ellipsoid_c: &[f64]) -> Result<f64> {
     check_vector("z", z)?;
     check_c(ellipsoid_c, Some(z.len()))?;
-    Ok(root_sum_squares(z.iter().zip(ellipsoid_c).map(|(v, c)| v * c.sqrt())))
+    finite_result("glm_gradient_bound_g", root_sum_squares(z.iter().zip(ellipsoid_c).map(|(v, c)| v * c.sqrt())))
 }
 
 /// The empirical moment `Ĝ_p = ((1/n) Σᵢ Gᵢ^p)^{1/p}` of given Lipschitz constants
@@ -37,7 +37,10 @@ pub fn empirical_moment_g_hat(g_values: &[f64], moment_order_p: f64) -> Result<f
         return Ok(m);
     }
     let n = g_values.len() as f64;
-    Ok(m * (g_values.iter().map(|g| (g / m).powf(p)).sum::<f64>() / n).powf(1.0 / p))
+    finite_result(
+        "empirical_moment_g_hat",
+        m * (g_values.iter().map(|g| (g / m).powf(p)).sum::<f64>() / n).powf(1.0 / p),
+    )
 }
 
 /// `Gᵢ = G(zᵢ; C) = ‖zᵢ‖_C` for every GLM feature row `zᵢ` (\[ADFJT\] Sec. 4.1): the Lipschitz
@@ -66,7 +69,10 @@ pub fn radial_clipping_bias(g_values: &[f64], clip_radius_b: f64) -> Result<f64>
         return Err(Error::invalid("g_values", v, ">= 0 (they are norms)"));
     }
     let b = check::positive("clip_radius_b", clip_radius_b)?;
-    Ok(g_values.iter().map(|g| (g - b).max(0.0)).sum::<f64>() / g_values.len() as f64)
+    finite_result(
+        "radial_clipping_bias",
+        g_values.iter().map(|g| (g - b).max(0.0)).sum::<f64>() / g_values.len() as f64,
+    )
 }
 
 /// Lemma B.1's bound on the radial clipping bias (\[ADFJT\] Lemma B.1, from Barber–Duchi
@@ -81,5 +87,5 @@ pub fn radial_clipping_bias_bound(moment_g: f64, moment_order_p: f64, clip_radiu
     let g = check::non_negative("moment_g", moment_g)?;
     let p = check_order_above_one(moment_order_p)?;
     let b = check::positive("clip_radius_b", clip_radius_b)?;
-    Ok(b * (g / b).powf(p) / (p - 1.0))
+    finite_result("radial_clipping_bias_bound", b * (g / b).powf(p) / (p - 1.0))
 }

@@ -1,7 +1,7 @@
 //! The diameters and traces the \[ADFJT\] theorems are stated in: `D₂`, `D∞`,
 //! `D_{C⁻¹}` of a box or an l2 ball, `tr(C⁻¹)` and `tr(C^{−1/2})`.
 
-use super::validate::{check_c, check_vector, root_sum_squares};
+use super::validate::{check_c, check_vector, finite_result, root_sum_squares};
 use crate::error::{Error, Result, check};
 
 /// The three diameters the theorems use: `D₂ = diam₂(X)`, `D∞ = diam∞(X)` and
@@ -35,9 +35,12 @@ pub fn box_diameters(lower: &[f64], upper: &[f64], ellipsoid_c: &[f64]) -> Resul
     }
     let w = || lower.iter().zip(upper).map(|(l, u)| u - l);
     Ok(Diameters {
-        diam_2: root_sum_squares(w()),
-        diam_inf: w().fold(0.0, f64::max),
-        diam_c_inv: root_sum_squares(w().zip(ellipsoid_c).map(|(wj, c)| wj / c.sqrt())),
+        diam_2: finite_result("box_diameters_diam_2", root_sum_squares(w()))?,
+        diam_inf: finite_result("box_diameters_diam_inf", w().fold(0.0, f64::max))?,
+        diam_c_inv: finite_result(
+            "box_diameters_diam_c_inv",
+            root_sum_squares(w().zip(ellipsoid_c).map(|(wj, c)| wj / c.sqrt())),
+        )?,
     })
 }
 
@@ -50,7 +53,11 @@ pub fn l2_ball_diameters(radius: f64, ellipsoid_c: &[f64]) -> Result<Diameters> 
     check::positive("radius", radius)?;
     check_c(ellipsoid_c, None)?;
     let c_min = ellipsoid_c.iter().copied().fold(f64::INFINITY, f64::min);
-    Ok(Diameters { diam_2: 2.0 * radius, diam_inf: 2.0 * radius, diam_c_inv: 2.0 * radius / c_min.sqrt() })
+    Ok(Diameters {
+        diam_2: finite_result("l2_ball_diameters_diam_2", 2.0 * radius)?,
+        diam_inf: finite_result("l2_ball_diameters_diam_inf", 2.0 * radius)?,
+        diam_c_inv: finite_result("l2_ball_diameters_diam_c_inv", 2.0 * radius / c_min.sqrt())?,
+    })
 }
 
 /// `tr(C⁻¹) = Σⱼ 1/Cⱼⱼ` (PASAN's privacy term uses its square root).
@@ -59,7 +66,7 @@ pub fn l2_ball_diameters(radius: f64, ellipsoid_c: &[f64]) -> Result<Diameters> 
 /// `InvalidParameter` for `Cⱼⱼ ≤ 0`; `Empty` for an empty `C`.
 pub fn trace_c_inv(ellipsoid_c: &[f64]) -> Result<f64> {
     check_c(ellipsoid_c, None)?;
-    Ok(ellipsoid_c.iter().map(|c| 1.0 / c).sum())
+    finite_result("trace_c_inv", ellipsoid_c.iter().map(|c| 1.0 / c).sum())
 }
 
 /// `tr(C^{−1/2}) = Σⱼ Cⱼⱼ^{−1/2}` (PAGAN's privacy term).
@@ -68,5 +75,5 @@ pub fn trace_c_inv(ellipsoid_c: &[f64]) -> Result<f64> {
 /// `InvalidParameter` for `Cⱼⱼ ≤ 0`; `Empty` for an empty `C`.
 pub fn trace_c_inv_sqrt(ellipsoid_c: &[f64]) -> Result<f64> {
     check_c(ellipsoid_c, None)?;
-    Ok(ellipsoid_c.iter().map(|c| 1.0 / c.sqrt()).sum())
+    finite_result("trace_c_inv_sqrt", ellipsoid_c.iter().map(|c| 1.0 / c.sqrt()).sum())
 }

@@ -1,7 +1,7 @@
 //! The Hölder chain of \[ADFJT\] Sec. 3.2, which orders the privacy factors of PASAN,
 //! PAGAN and the lower bounds.
 
-use super::validate::check_nonnegative_sigma;
+use super::validate::{check_nonnegative_sigma, finite_result};
 use crate::error::Result;
 
 /// The three members of the Hölder chain of \[ADFJT\] Sec. 3.2:
@@ -24,8 +24,11 @@ pub fn holder_chain(sigma: &[f64]) -> Result<HolderChain> {
     check_nonnegative_sigma(sigma)?;
     let sum: f64 = sigma.iter().sum();
     Ok(HolderChain {
-        sqrt_d_times_sum: (sigma.len() as f64).sqrt() * sum,
-        two_thirds_power_sum: sigma.iter().map(|s| s.powf(2.0 / 3.0)).sum::<f64>().powf(1.5),
-        sum,
+        sqrt_d_times_sum: finite_result("holder_chain_sqrt_d_times_sum", (sigma.len() as f64).sqrt() * sum)?,
+        two_thirds_power_sum: finite_result(
+            "holder_chain_two_thirds_power_sum",
+            sigma.iter().map(|s| s.powf(2.0 / 3.0)).sum::<f64>().powf(1.5),
+        )?,
+        sum: finite_result("holder_chain_sum", sum)?,
     })
 }

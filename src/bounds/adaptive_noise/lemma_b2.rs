@@ -1,7 +1,7 @@
 //! \[ADFJT\] Lemma B.2, the summation inequality behind Thms. 6 and 7, and the [`Sides`] of
 //! an inequality (also used by [`crate::bounds::dpagd`]).
 
-use super::validate::check_vector;
+use super::validate::{check_vector, finite_result};
 use crate::error::Result;
 
 /// The two sides of an inequality `lhs ≤ rhs` (or of an identity `lhs = rhs`).
@@ -34,5 +34,8 @@ pub fn lemma_b2_sides(a: &[f64]) -> Result<Sides> {
             lhs += v * v / cum.sqrt();
         }
     }
-    Ok(Sides { lhs: m * lhs, rhs: 2.0 * m * cum.sqrt() })
+    Ok(Sides {
+        lhs: finite_result("lemma_b2_sides_lhs", m * lhs)?,
+        rhs: finite_result("lemma_b2_sides_rhs", 2.0 * m * cum.sqrt())?,
+    })
 }

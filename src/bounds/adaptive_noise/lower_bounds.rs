@@ -1,7 +1,7 @@
 //! The lower bounds of \[ADFJT\] Thm. 4 (l∞ box) and Thm. 5 (l2 ball), and the linear
 //! problem and sign-estimation error of Thm. 4's reduction (Prop. 1).
 
-use super::validate::{check_nonnegative_sigma, check_vector};
+use super::validate::{check_nonnegative_sigma, check_vector, finite_result};
 use crate::error::{Error, Result, check};
 use crate::special::sign;
 
@@ -41,7 +41,7 @@ pub fn linf_box_lower_bound(sigma: &[f64], dataset_size_n: u64, epsilon: f64, om
         return Err(Error::invalid("epsilon", epsilon, "such that sqrt(d) log d <= n epsilon (Thm. 4's hypothesis)"));
     }
     let s: f64 = sigma.iter().map(|s| s.powf(2.0 / 3.0)).sum();
-    Ok(omega_constant * s.powf(1.5) / (n_eps * log_d.powf(2.5)))
+    finite_result("linf_box_lower_bound", omega_constant * s.powf(1.5) / (n_eps * log_d.powf(2.5)))
 }
 
 /// The lower bound of \[ADFJT\] Thm. 5 on the unit l2 ball (via Prop. 2 and bucketing): for
@@ -62,7 +62,7 @@ pub fn l2_ball_lower_bound(sigma: &[f64], dataset_size_n: u64, epsilon: f64, ome
     if (sigma.len() as f64).sqrt() > n_eps {
         return Err(Error::invalid("epsilon", epsilon, "such that sqrt(d) <= n epsilon (Thm. 5's hypothesis)"));
     }
-    Ok(omega_constant * sigma.iter().sum::<f64>() / (n_eps * log_d))
+    finite_result("l2_ball_lower_bound", omega_constant * sigma.iter().sum::<f64>() / (n_eps * log_d))
 }
 
 fn check_box_pair(x: &[f64], z_bar: &[f64]) -> Result<()> {
@@ -84,7 +84,7 @@ fn check_box_pair(x: &[f64], z_bar: &[f64]) -> Result<()> {
 /// `Empty`/`NonFinite` for bad vectors; `InvalidParameter` for lengths that differ or `x ∉ X∞`.
 pub fn linear_box_excess(x: &[f64], z_bar: &[f64]) -> Result<f64> {
     check_box_pair(x, z_bar)?;
-    Ok(z_bar.iter().zip(x).map(|(z, x)| z.abs() - x * z).sum())
+    finite_result("linear_box_excess", z_bar.iter().zip(x).map(|(z, x)| z.abs() - x * z).sum())
 }
 
 /// The sign-estimation error of \[ADFJT\] Prop. 1: `Σⱼ |z̄ⱼ|·1{sign(xⱼ) ≠ sign(z̄ⱼ)}`, with
@@ -95,5 +95,5 @@ pub fn linear_box_excess(x: &[f64], z_bar: &[f64]) -> Result<f64> {
 /// As [`linear_box_excess`].
 pub fn sign_error(x: &[f64], z_bar: &[f64]) -> Result<f64> {
     check_box_pair(x, z_bar)?;
-    Ok(z_bar.iter().zip(x).filter(|(z, x)| sign(**x) != sign(**z)).map(|(z, _)| z.abs()).sum())
+    finite_result("sign_error", z_bar.iter().zip(x).filter(|(z, x)| sign(**x) != sign(**z)).map(|(z, _)| z.abs()).sum())
 }

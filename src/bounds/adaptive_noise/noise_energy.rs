@@ -1,6 +1,7 @@
 //! The noise energy of \[ADFJT\] eq. (17), written in `C` and in `A = C/B²`.
 
 use super::diameters::trace_c_inv;
+use super::validate::finite_result;
 use crate::error::{Error, Result, check};
 
 /// The noise energy of \[ADFJT\] eq. (17): with `ĝ = g̃ + s·ξ`, `ξ ~ N(0, A⁻¹)`
@@ -13,7 +14,7 @@ use crate::error::{Error, Result, check};
 pub fn noise_energy_gap(noise_std_s: f64, clip_radius_b: f64, ellipsoid_c: &[f64]) -> Result<f64> {
     let s = check::non_negative("noise_std_s", noise_std_s)?;
     let b = check::positive("clip_radius_b", clip_radius_b)?;
-    Ok(s * s * b * b * trace_c_inv(ellipsoid_c)?)
+    finite_result("noise_energy_gap", s * s * b * b * trace_c_inv(ellipsoid_c)?)
 }
 
 /// `s²·tr(A⁻¹) = s² Σⱼ 1/Aⱼⱼ` for a diagonal `A ≻ 0`: the same gap as [`noise_energy_gap`]
@@ -29,5 +30,5 @@ pub fn noise_energy_gap_from_a(noise_std_s: f64, ellipsoid_a: &[f64]) -> Result<
     if let Some(&v) = ellipsoid_a.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
         return Err(Error::invalid("ellipsoid_a", v, "> 0 and finite (A is positive definite)"));
     }
-    Ok(s * s * ellipsoid_a.iter().map(|a| 1.0 / a).sum::<f64>())
+    finite_result("noise_energy_gap_from_a", s * s * ellipsoid_a.iter().map(|a| 1.0 / a).sum::<f64>())
 }

@@ -3,7 +3,7 @@
 
 use super::diameters::trace_c_inv_sqrt;
 use super::terms::{ExplicitBound, ExplicitCommon, RateRun, RateSetting, RateTerms, TunedRateTerms};
-use super::validate::{check_c, check_vector};
+use super::validate::{check_c, check_vector, finite_result};
 use crate::error::{Error, Result, check};
 
 /// Inputs of [`pagan_bound_explicit`] (expectations over the algorithm's randomness).
@@ -47,7 +47,7 @@ pub fn pagan_bound_explicit(inputs: &PaganExplicitInputs<'_>) -> Result<Explicit
         .zip(i.common.ellipsoid_c)
         .map(|(sum_j, c)| (sum_j + t * s * s * b * b / c).sqrt())
         .sum();
-    Ok(i.common.bound(i.diam_inf, t, energy))
+    i.common.bound(i.diam_inf, t, energy)
 }
 
 /// \[ADFJT\] Thm. 9 as printed, with its `O(1)` set to 1 — **trend use only** (explicit form:
@@ -68,7 +68,7 @@ pub fn pagan_rate_printed_unit_constant(
 ) -> Result<RateTerms> {
     let t = setting.check_run(run, "diam_inf", "sum_root_sum_sq_g")?;
     let b = check::positive("clip_radius_b", clip_radius_b)?;
-    Ok(setting.rate_terms(run.diam, b, privacy_constant(setting)?, run.diam / t * run.gradient_statistic))
+    setting.rate_terms(run.diam, b, privacy_constant(setting)?, run.diam / t * run.gradient_statistic)
 }
 
 /// The clip radius of \[ADFJT\] Thm. 2:
@@ -80,7 +80,7 @@ pub fn pagan_rate_printed_unit_constant(
 /// `InvalidParameter` for any input outside its documented range.
 pub fn pagan_tuned_clip_radius(setting: &RateSetting<'_>, diam_inf: f64) -> Result<f64> {
     setting.check_with_diameter("diam_inf", diam_inf)?;
-    Ok(setting.tuned_clip_radius(diam_inf, privacy_constant(setting)?))
+    finite_result("pagan_tuned_clip_radius", setting.tuned_clip_radius(diam_inf, privacy_constant(setting)?))
 }
 
 /// \[ADFJT\] Thm. 2 as printed, `O(1)` set to 1 — **trend use only**:
@@ -94,10 +94,10 @@ pub fn pagan_tuned_clip_radius(setting: &RateSetting<'_>, diam_inf: f64) -> Resu
 /// `InvalidParameter` for any input outside its documented range.
 pub fn pagan_tuned_rate_printed_unit_constant(setting: &RateSetting<'_>, run: &RateRun) -> Result<TunedRateTerms> {
     let t = setting.check_run(run, "diam_inf", "sum_root_sum_sq_g")?;
-    Ok(setting.tuned_rate_terms(run.diam, privacy_constant(setting)?, run.diam / t * run.gradient_statistic))
+    setting.tuned_rate_terms(run.diam, privacy_constant(setting)?, run.diam / t * run.gradient_statistic)
 }
 
 /// PAGAN's privacy constant `K = log(1/δ)^{1/2}·tr(C^{−1/2})`.
 fn privacy_constant(setting: &RateSetting<'_>) -> Result<f64> {
-    Ok((1.0 / setting.delta).ln().sqrt() * trace_c_inv_sqrt(setting.ellipsoid_c)?)
+    finite_result("pagan_privacy_constant", (1.0 / setting.delta).ln().sqrt() * trace_c_inv_sqrt(setting.ellipsoid_c)?)
 }

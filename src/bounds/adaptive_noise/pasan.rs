@@ -3,6 +3,7 @@
 
 use super::diameters::trace_c_inv;
 use super::terms::{ExplicitBound, ExplicitCommon, RateRun, RateSetting, RateTerms, TunedRateTerms};
+use super::validate::finite_result;
 use crate::error::{Result, check};
 
 /// Inputs of [`pasan_bound_explicit`] (expectations over the algorithm's randomness).
@@ -36,7 +37,7 @@ pub fn pasan_bound_explicit(inputs: &PasanExplicitInputs<'_>) -> Result<Explicit
     check::non_negative("diam_2", i.diam_2)?;
     let (s, b) = (i.common.noise_std_s, i.common.clip_radius_b);
     let energy = (i.sum_sq_norm_g_tilde + t * s * s * b * b * trace_c_inv(i.common.ellipsoid_c)?).sqrt();
-    Ok(i.common.bound(i.diam_2, t, energy))
+    i.common.bound(i.diam_2, t, energy)
 }
 
 /// \[ADFJT\] Thm. 8 as printed, with its `O(1)` set to 1 — **trend use only**: the theorem
@@ -57,7 +58,7 @@ pub fn pasan_rate_printed_unit_constant(
 ) -> Result<RateTerms> {
     let t = setting.check_run(run, "diam_2", "sum_sq_norm_g")?;
     let b = check::positive("clip_radius_b", clip_radius_b)?;
-    Ok(setting.rate_terms(run.diam, b, privacy_constant(setting)?, run.diam / t * run.gradient_statistic.sqrt()))
+    setting.rate_terms(run.diam, b, privacy_constant(setting)?, run.diam / t * run.gradient_statistic.sqrt())
 }
 
 /// The clip radius of \[ADFJT\] Thm. 1:
@@ -70,7 +71,7 @@ pub fn pasan_rate_printed_unit_constant(
 /// `InvalidParameter` for any input outside its documented range.
 pub fn pasan_tuned_clip_radius(setting: &RateSetting<'_>, diam_2: f64) -> Result<f64> {
     setting.check_with_diameter("diam_2", diam_2)?;
-    Ok(setting.tuned_clip_radius(diam_2, privacy_constant(setting)?))
+    finite_result("pasan_tuned_clip_radius", setting.tuned_clip_radius(diam_2, privacy_constant(setting)?))
 }
 
 /// \[ADFJT\] Thm. 1 as printed, `O(1)` set to 1 — **trend use only**:
@@ -87,10 +88,10 @@ pub fn pasan_tuned_clip_radius(setting: &RateSetting<'_>, diam_2: f64) -> Result
 /// `InvalidParameter` for any input outside its documented range.
 pub fn pasan_tuned_rate_printed_unit_constant(setting: &RateSetting<'_>, run: &RateRun) -> Result<TunedRateTerms> {
     let t = setting.check_run(run, "diam_2", "sum_sq_norm_g")?;
-    Ok(setting.tuned_rate_terms(run.diam, privacy_constant(setting)?, run.diam / t * run.gradient_statistic.sqrt()))
+    setting.tuned_rate_terms(run.diam, privacy_constant(setting)?, run.diam / t * run.gradient_statistic.sqrt())
 }
 
 /// PASAN's privacy constant `K = (tr(C⁻¹) log(1/δ))^{1/2}`.
 fn privacy_constant(setting: &RateSetting<'_>) -> Result<f64> {
-    Ok((trace_c_inv(setting.ellipsoid_c)? * (1.0 / setting.delta).ln()).sqrt())
+    finite_result("pasan_privacy_constant", (trace_c_inv(setting.ellipsoid_c)? * (1.0 / setting.delta).ln()).sqrt())
 }

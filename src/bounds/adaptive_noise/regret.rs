@@ -2,7 +2,7 @@
 //! (diagonal AdaGrad, (R-ADA)): the realised regret of a gradient sequence next to the
 //! corrected and the printed bound on it (`proofs/adaptive_noise/biased.md` §4).
 
-use super::validate::{check_rows, check_vector, root_sum_squares};
+use super::validate::{check_rows, check_vector, finite_result, root_sum_squares};
 use crate::error::{Error, Result, check};
 
 /// A realised regret `Σ_{k=0}^{T−1} ⟨ĝᵏ, xᵏ − u⟩` next to the bounds on it.
@@ -117,7 +117,7 @@ pub fn adagrad_norm_sgd_pathwise_regret<R: AsRef<[f64]>, S: AsRef<[f64]>>(
     // Energies on the scale m = max |ĝ| (all terms below are 1-homogeneous in ĝ).
     let m = g_hat.iter().flat_map(|g| g.as_ref().iter()).fold(0.0f64, |m, v| m.max(v.abs()));
     if m == 0.0 {
-        return Ok(PathwiseRegret { regret, energy: 0.0, bound_corrected: 0.0, bound_printed: 0.0 });
+        return checked_regret(regret, 0.0, 0.0, 0.0);
     }
     let (mut cum, mut half_sum) = (0.0f64, 0.0f64);
     for g in g_hat {
@@ -132,7 +132,7 @@ pub fn adagrad_norm_sgd_pathwise_regret<R: AsRef<[f64]>, S: AsRef<[f64]>>(
     let coef = diam_2 * diam_2 / (2.0 * alpha) + alpha;
     // D²/(2α_{T−1}) = D²·√cum/(2α)
     let bound_printed = diam_2 * diam_2 * energy / (2.0 * alpha) + m * half_sum;
-    Ok(PathwiseRegret { regret, energy, bound_corrected: coef * energy, bound_printed })
+    checked_regret(regret, energy, coef * energy, bound_printed)
 }
 
 /// Pathwise core of \[ADFJT\] Thm. 7 for diagonal AdaGrad (Alg. 5 / PAGAN's update, Alg. 2
@@ -170,5 +170,15 @@ pub fn diagonal_adagrad_pathwise_regret<R: AsRef<[f64]>, S: AsRef<[f64]>>(
     let regret = realised_regret(g_hat, iterates, comparator_u);
     let energy: f64 = (0..d).map(|j| root_sum_squares(g_hat.iter().map(|g| g.as_ref()[j]))).sum();
     let coef = diam_inf * diam_inf / (2.0 * alpha) + alpha;
-    Ok(PathwiseRegret { regret, energy, bound_corrected: coef * energy, bound_printed: diam_inf * energy })
+    checked_regret(regret, energy, coef * energy, diam_inf * energy)
+}
+
+/// The [`PathwiseRegret`] of its four values, each finite (an overflow is `Numerical`).
+fn checked_regret(regret: f64, energy: f64, bound_corrected: f64, bound_printed: f64) -> Result<PathwiseRegret> {
+    Ok(PathwiseRegret {
+        regret: finite_result("pathwise_regret", regret)?,
+        energy: finite_result("pathwise_regret_energy", energy)?,
+        bound_corrected: finite_result("pathwise_regret_bound_corrected", bound_corrected)?,
+        bound_printed: finite_result("pathwise_regret_bound_printed", bound_printed)?,
+    })
 }

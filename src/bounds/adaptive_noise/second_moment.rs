@@ -2,7 +2,7 @@
 //! its accuracy band (as the proof supports it and as printed) and the ellipsoid `Ĉ` built from
 //! its output.
 
-use super::validate::{check_nonnegative_sigma, check_vector};
+use super::validate::{check_nonnegative_sigma, check_vector, finite_result};
 use crate::error::{Error, Result, check};
 
 /// The proof's upper factor in the accuracy band of Thm. 3 (App. C: "cannot be set before
@@ -117,5 +117,5 @@ pub fn c_hat_from_sigma_hat(sigma_hat: &[f64], moment_ratio_r: f64) -> Result<Ve
         return Err(Error::invalid("sigma_hat", v, "> 0"));
     }
     let r = check::positive("moment_ratio_r", moment_ratio_r)?;
-    Ok(sigma_hat.iter().map(|s| (r * s).powf(-4.0 / 3.0) / 4.0).collect())
+    sigma_hat.iter().map(|s| finite_result("c_hat_from_sigma_hat", (r * s).powf(-4.0 / 3.0) / 4.0)).collect()
 }

@@ -1,7 +1,7 @@
 //! The inputs and the split terms shared by the PASAN bounds (`pasan.rs`: Thms. 8, 1) and the
 //! PAGAN bounds (`pagan.rs`: Thms. 9, 2) of \[ADFJT\].
 
-use super::validate::{check_c, check_order_above_one};
+use super::validate::{check_c, check_order_above_one, finite_result};
 use crate::error::{Result, check};
 
 /// An explicit-constant bound split into its two terms.
@@ -57,10 +57,14 @@ impl ExplicitCommon<'_> {
 
     /// The split of Thms. 8 and 9 for the diameter D (D₂ or D∞) and the noise energy:
     /// `((D²/(2α) + α)/T)·energy` and `D_{C⁻¹}·bias`.
-    pub(super) fn bound(&self, diam: f64, t: f64, energy: f64) -> ExplicitBound {
+    /// `Numerical` if a term overflows.
+    pub(super) fn bound(&self, diam: f64, t: f64, energy: f64) -> Result<ExplicitBound> {
         let alpha = self.step_scale_alpha;
         let coef = diam * diam / (2.0 * alpha) + alpha;
-        ExplicitBound { adaptive_term: coef / t * energy, clipping_term: self.diam_c_inv * self.clipping_bias }
+        Ok(ExplicitBound {
+            adaptive_term: finite_result("explicit_bound_adaptive_term", coef / t * energy)?,
+            clipping_term: finite_result("explicit_bound_clipping_term", self.diam_c_inv * self.clipping_bias)?,
+        })
     }
 }
 
@@ -137,13 +141,20 @@ impl RateSetting<'_> {
 
     /// Thm. 8/9's terms for diameter D, clip radius B and privacy constant K (the factor of
     /// `D·B/(nε)` in the noise term), given the optimisation term.
-    pub(super) fn rate_terms(&self, diam: f64, b: f64, k: f64, optimization: f64) -> RateTerms {
-        RateTerms { optimization, noise: diam * b * k / self.n_eps(), clipping: self.clipping_term(b) }
+    pub(super) fn rate_terms(&self, diam: f64, b: f64, k: f64, optimization: f64) -> Result<RateTerms> {
+        Ok(RateTerms {
+            optimization: finite_result("rate_optimization_term", optimization)?,
+            noise: finite_result("rate_noise_term", diam * b * k / self.n_eps())?,
+            clipping: finite_result("rate_clipping_term", self.clipping_term(b))?,
+        })
     }
 
     /// Thm. 1/2's terms for diameter D and privacy constant K, given the optimisation term.
-    pub(super) fn tuned_rate_terms(&self, diam: f64, k: f64, optimization: f64) -> TunedRateTerms {
-        TunedRateTerms { optimization, privacy: diam * self.tuned_privacy_factor(k, diam) }
+    pub(super) fn tuned_rate_terms(&self, diam: f64, k: f64, optimization: f64) -> Result<TunedRateTerms> {
+        Ok(TunedRateTerms {
+            optimization: finite_result("rate_optimization_term", optimization)?,
+            privacy: finite_result("tuned_rate_privacy_term", diam * self.tuned_privacy_factor(k, diam))?,
+        })
     }
 
     /// `B = 2G_{2p}·(D_{C⁻¹}·nε/(D·K))^{1/p}`: the tuned clip radius of Thms. 1, 2 for diameter D

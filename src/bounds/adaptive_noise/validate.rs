@@ -1,5 +1,6 @@
 //! Input checks and a scaled norm shared by the files of the \[ADFJT\] bounds (not public).
 
+pub(super) use crate::bounds::validate::finite_result;
 use crate::error::{Error, Result, check};
 
 /// Non-empty rows of one common length `d ≥ 1`, all entries finite. Returns `d`.

@@ -12,8 +12,9 @@ fn alpha_base(alpha: f64) -> Result<f64> {
     check::rate("alpha", alpha)
 }
 
-/// `α^e` for an integer exponent (exact conversion for `e < 2⁵³`).
-fn pow_u(alpha: f64, e: u64) -> f64 {
+/// `α^e` for an integer exponent (exact conversion for `e < 2⁵³`). Exponents are formed in
+/// `u128` by the callers: `t/s + 1` or `t + s` overflow u64 at `t = u64::MAX` (a panic before).
+fn pow_u(alpha: f64, e: u128) -> f64 {
     alpha.powf(e as f64)
 }
 
@@ -33,7 +34,8 @@ fn schedule_args(alpha: f64, t: u64, s: u64) -> Result<(f64, u64, u64)> {
 /// `InvalidParameter` for `α ∉ (0, 1]`, `t = 0` or `s = 0`.
 pub fn theorem2_learning_rate(alpha: f64, t: u64, delay_s: u64) -> Result<f64> {
     let (alpha, t, s) = schedule_args(alpha, t, delay_s)?;
-    Ok(pow_u(alpha, t / s + 1) / (t as f64).sqrt())
+    let (tt, ss) = (u128::from(t), u128::from(s));
+    finite_result("theorem2_learning_rate", pow_u(alpha, tt / ss + 1) / (t as f64).sqrt())
 }
 
 /// eq. (18) with its printed floors, `α^{⌊t/(2s)⌋ + ⌊(t+s)/(2s)⌋ + 1}/√t`, in integer
@@ -44,7 +46,9 @@ pub fn theorem2_learning_rate(alpha: f64, t: u64, delay_s: u64) -> Result<f64> {
 /// As [`theorem2_learning_rate`].
 pub fn theorem2_learning_rate_printed_floors(alpha: f64, t: u64, delay_s: u64) -> Result<f64> {
     let (alpha, t, s) = schedule_args(alpha, t, delay_s)?;
-    Ok(pow_u(alpha, t / (2 * s) + (t + s) / (2 * s) + 1) / (t as f64).sqrt())
+    let (tt, ss) = (u128::from(t), u128::from(s));
+    let exponent = tt / (2 * ss) + (tt + ss) / (2 * ss) + 1;
+    finite_result("theorem2_learning_rate_printed_floors", pow_u(alpha, exponent) / (t as f64).sqrt())
 }
 
 /// \[LZLRMS\] Thm. 2 and eq. (51)'s statement: `α = min{ε, 1/(√M + ε), 1}` (erratum 2; the
@@ -55,7 +59,7 @@ pub fn theorem2_learning_rate_printed_floors(alpha: f64, t: u64, delay_s: u64) -
 pub fn theorem2_alpha(eps_adapt: f64, m: f64) -> Result<f64> {
     let e = check::positive("eps_adapt", eps_adapt)?;
     let m = check::non_negative("m", m)?;
-    Ok(e.min(1.0 / (m.sqrt() + e)).min(1.0))
+    finite_result("theorem2_alpha", e.min(1.0 / (m.sqrt() + e)).min(1.0))
 }
 
 /// eq. (18)'s reading of α, `min{ε, 1/√(M + ε), 1}` (erratum 2). It can exceed `1/(√M + ε)`
@@ -67,7 +71,7 @@ pub fn theorem2_alpha(eps_adapt: f64, m: f64) -> Result<f64> {
 pub fn theorem2_alpha_eq18(eps_adapt: f64, m: f64) -> Result<f64> {
     let e = check::positive("eps_adapt", eps_adapt)?;
     let m = check::non_negative("m", m)?;
-    Ok(e.min(1.0 / (m + e).sqrt()).min(1.0))
+    finite_result("theorem2_alpha_eq18", e.min(1.0 / (m + e).sqrt()).min(1.0))
 }
 
 /// The conditions on α that the proof of Thm. 2 uses (App. A.1): `α ≤ 1` (α^t non-increasing,
@@ -123,8 +127,11 @@ fn delay_and_steps(delay_s: u64, steps_t: u64) -> Result<(u64, u64)> {
 /// `InvalidParameter` for `s = 0`, `T = 0` or `s > T`.
 pub fn t_nu_indices(delay_s: u64, steps_t: u64) -> Result<Vec<u64>> {
     let (s, t) = delay_and_steps(delay_s, steps_t)?;
-    let mut out: Vec<u64> = (1..=t / (2 * s)).map(|k| 2 * s * k).collect();
-    if t % (2 * s) != 0 {
+    // 2s in u128: it overflows u64 for s > u64::MAX/2 (then there is no complete block)
+    let two_s = 2 * u128::from(s);
+    let blocks = (u128::from(t) / two_s) as u64;
+    let mut out: Vec<u64> = (1..=blocks).map(|k| 2 * s * k).collect();
+    if u128::from(t) % two_s != 0 {
         out.push(t);
     }
     Ok(out)
@@ -137,7 +144,7 @@ pub fn t_nu_indices(delay_s: u64, steps_t: u64) -> Result<Vec<u64>> {
 /// As [`t_nu_indices`].
 pub fn t_nu_cardinality_main(delay_s: u64, steps_t: u64) -> Result<u64> {
     let (s, t) = delay_and_steps(delay_s, steps_t)?;
-    Ok(t / (2 * s))
+    Ok((u128::from(t) / (2 * u128::from(s))) as u64)
 }
 
 /// `|T_ν| = ⌈1/(2ν)⌉ = ⌈T/(2s)⌉` as in App. A (erratum 3): the length of [`t_nu_indices`].
@@ -146,7 +153,7 @@ pub fn t_nu_cardinality_main(delay_s: u64, steps_t: u64) -> Result<u64> {
 /// As [`t_nu_indices`].
 pub fn t_nu_cardinality_appendix(delay_s: u64, steps_t: u64) -> Result<u64> {
     let (s, t) = delay_and_steps(delay_s, steps_t)?;
-    Ok(t.div_ceil(2 * s))
+    Ok(u128::from(t).div_ceil(2 * u128::from(s)) as u64)
 }
 
 /// `E‖N‖²_D = (σ²C²/b²)·‖D‖₁` for `N ~ N(0, σ²C²/b² I)` independent of the diagonal `D ≥ 0`
@@ -178,7 +185,8 @@ pub fn theorem2_noise_term(alpha: f64, delay_s: u64, noise_d_norms: &[f64]) -> R
     if let Some(&x) = noise_d_norms.iter().find(|&&x| x < 0.0) {
         return Err(Error::invalid("noise_d_norms", x, ">= 0 (an expected squared norm)"));
     }
-    let sum: f64 = noise_d_norms.iter().zip(1u64..).map(|(&x, t)| pow_u(a, t / s) / (t as f64).sqrt() * x).sum();
+    let sum: f64 =
+        noise_d_norms.iter().zip(1u64..).map(|(&x, t)| pow_u(a, u128::from(t / s)) / (t as f64).sqrt() * x).sum();
     finite_result("theorem2_noise_term", sum / t_steps as f64)
 }
 
@@ -209,7 +217,8 @@ fn theorem2_core(inputs: &Theorem2Inputs<'_>, extra_exponent: u64) -> Result<f64
     let noise = theorem2_noise_term(a, delay_s, noise_d_norms)?;
     let t = noise_d_norms.len() as u64;
     // ⌊1/(2ν)⌋ + ⌊(1+ν)/(2ν)⌋ = ⌊T/(2s)⌋ + ⌊(T+s)/(2s)⌋ = ⌊T/s⌋ (Hermite), in integers.
-    let exponent = t / (2 * delay_s) + (t + delay_s) / (2 * delay_s) + extra_exponent;
+    let (tt, ss) = (u128::from(t), u128::from(delay_s));
+    let exponent = tt / (2 * ss) + (tt + ss) / (2 * ss) + u128::from(extra_exponent);
     let first = (r * r + kappa) / pow_u(a, exponent) / (t as f64).sqrt() * sum_d;
     finite_result("theorem2_bound", first + noise)
 }

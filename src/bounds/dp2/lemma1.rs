@@ -13,13 +13,13 @@ use crate::error::{Result, check};
 /// `InvalidParameter` for `s = 0`.
 pub fn lemma1_m(noise: &NoiseSetting, delay_s: u64) -> Result<f64> {
     let var = noise.averaged_noise_variance(delay_s)?;
-    Ok(noise.c() * noise.c() + var)
+    finite_result("lemma1_m", noise.c() * noise.c() + var)
 }
 
 /// `g_j² + σ²C²/(s b²)` = `E[(G_j/s)²]` for a constant per-example gradient coordinate `g_j`.
 fn constant_gradient_second_moment(noise: &NoiseSetting, delay_s: u64, g_j: f64) -> Result<f64> {
     let g = finite("g_j", g_j)?;
-    Ok(g * g + noise.averaged_noise_variance(delay_s)?)
+    finite_result("constant_gradient_second_moment", g * g + noise.averaged_noise_variance(delay_s)?)
 }
 
 /// `E[v_j]` of DP²-RMSProp after `k` preconditioner updates (property P9), for a constant
@@ -40,7 +40,7 @@ pub fn lemma1_expected_v_rmsprop(
     let m2 = constant_gradient_second_moment(noise, delay_s, g_j)?;
     let beta = check::open_unit("beta", beta)?;
     // 1 − β^k = −expm1(k ln β), accurate when β^k is close to 1.
-    Ok(-(k_updates as f64 * beta.ln()).exp_m1() * m2)
+    finite_result("lemma1_expected_v_rmsprop", -(k_updates as f64 * beta.ln()).exp_m1() * m2)
 }
 
 /// `E[v_j]` of DP²-AdaGrad (`v ← v + (G/s)²`, App. D) after `k` updates under the same model
@@ -62,5 +62,5 @@ pub fn lemma1_expected_v_adagrad(noise: &NoiseSetting, delay_s: u64, g_j: f64, k
 pub fn expected_d_bound(m: f64, eps_adapt: f64) -> Result<f64> {
     let m = check::non_negative("m", m)?;
     let e = check::positive("eps_adapt", eps_adapt)?;
-    Ok((m.sqrt() + e).max(1.0))
+    finite_result("expected_d_bound", (m.sqrt() + e).max(1.0))
 }

@@ -91,7 +91,7 @@ fn rate_args(d: u64, n: u64, eps_priv: f64, tau2: f64, batch_b: u64) -> Result<[
 /// `InvalidParameter` for `d = 0`, `n = 0`, `ε_p ≤ 0`, `τ² < 0` or `b = 0`.
 pub fn theorem3_rate_unit_constant(d: u64, n: u64, eps_priv: f64, tau2: f64, batch_b: u64) -> Result<f64> {
     let [d, n, e, tau2, b] = rate_args(d, n, eps_priv, tau2, batch_b)?;
-    Ok(d.sqrt() / (n * e) + tau2 / (b * d.sqrt()))
+    finite_result("theorem3_rate_unit_constant", d.sqrt() / (n * e) + tau2 / (b * d.sqrt()))
 }
 
 /// The rate as printed after Thm. 3, `O(1) = 1` — **trend use only**: `√d/(nε_p) + τ²/√(db)`.
@@ -100,5 +100,5 @@ pub fn theorem3_rate_unit_constant(d: u64, n: u64, eps_priv: f64, tau2: f64, bat
 /// As [`theorem3_rate_unit_constant`].
 pub fn theorem3_rate_printed_unit_constant(d: u64, n: u64, eps_priv: f64, tau2: f64, batch_b: u64) -> Result<f64> {
     let [d, n, e, tau2, b] = rate_args(d, n, eps_priv, tau2, batch_b)?;
-    Ok(d.sqrt() / (n * e) + tau2 / (d * b).sqrt())
+    finite_result("theorem3_rate_printed_unit_constant", d.sqrt() / (n * e) + tau2 / (d * b).sqrt())
 }

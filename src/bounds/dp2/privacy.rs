@@ -5,6 +5,7 @@
 //! a heuristic that can be below the true ε. DP²'s privacy is accounted by
 //! [`crate::accounting`] from the events its runs return.
 
+use super::validate::finite_result;
 use crate::error::{Result, check};
 
 fn privacy_args(q: f64, steps_t: u64, delta: f64) -> Result<(f64, f64, f64)> {
@@ -23,7 +24,7 @@ fn privacy_args(q: f64, steps_t: u64, delta: f64) -> Result<(f64, f64, f64)> {
 pub fn theorem1_sigma_unit_constant(q: f64, steps_t: u64, delta: f64, eps_priv: f64) -> Result<f64> {
     let (q, t, l) = privacy_args(q, steps_t, delta)?;
     let e = check::positive("eps_priv", eps_priv)?;
-    Ok(q * (t * l).sqrt() / e)
+    finite_result("theorem1_sigma_unit_constant", q * (t * l).sqrt() / e)
 }
 
 /// The small-q heuristic `ε_p ≈ 2q√(T ln(1/δ))/σ` (from the small-q expansion
@@ -36,5 +37,5 @@ pub fn theorem1_sigma_unit_constant(q: f64, steps_t: u64, delta: f64, eps_priv: 
 pub fn theorem1_epsilon_asymptotic_not_a_bound(q: f64, steps_t: u64, delta: f64, sigma: f64) -> Result<f64> {
     let (q, t, l) = privacy_args(q, steps_t, delta)?;
     let s = check::positive("sigma", sigma)?;
-    Ok(2.0 * q * (t * l).sqrt() / s)
+    finite_result("theorem1_epsilon_asymptotic_not_a_bound", 2.0 * q * (t * l).sqrt() / s)
 }

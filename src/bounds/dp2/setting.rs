@@ -1,6 +1,7 @@
 //! The privatisation shared by \[LZLRMS\] Lemma 1, Thm. 2's noise, Cor. 1 and Thm. 3, checked
 //! once.
 
+use super::validate::finite_result;
 use crate::error::{Result, check};
 
 /// How DP² privatises a step (\[LZLRMS\] Algorithm 1, analysis model of erratum 15): per-example
@@ -23,12 +24,12 @@ impl NoiseSetting {
     ///
     /// # Errors
     /// `InvalidParameter` for `C ≤ 0`, `σ < 0` or `b = 0` (NaN and ∞ included), checked in this
-    /// order.
+    /// order; `Numerical` if the noise variance `σ²C²/b²` overflows.
     pub fn new(c: f64, sigma: f64, batch_b: u64) -> Result<Self> {
         let c = check::positive("c", c)?;
         let sigma = check::non_negative("sigma", sigma)?;
         let b = check::count("batch_b", batch_b)? as f64;
-        let noise_variance = sigma * sigma * c * c / (b * b);
+        let noise_variance = finite_result("noise_variance", sigma * sigma * c * c / (b * b))?;
         Ok(NoiseSetting { c, sigma, batch_b, noise_variance })
     }
 
@@ -59,6 +60,6 @@ impl NoiseSetting {
     pub(super) fn averaged_noise_variance(&self, delay_s: u64) -> Result<f64> {
         let s = check::count("delay_s", delay_s)? as f64;
         let (c, sigma, b) = (self.c, self.sigma, self.batch_b as f64);
-        Ok(sigma * sigma * c * c / (s * b * b))
+        finite_result("averaged_noise_variance", sigma * sigma * c * c / (s * b * b))
     }
 }

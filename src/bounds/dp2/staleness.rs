@@ -72,5 +72,5 @@ pub fn h_upper_bound_sparse_printed(
 pub fn expected_avg_noise_l1(noise: &NoiseSetting, d: u64, delay_s: u64) -> Result<f64> {
     let d = check::count("d", d)? as f64;
     let var = noise.averaged_noise_variance(delay_s)?;
-    Ok(d * (2.0 * var / std::f64::consts::PI).sqrt())
+    finite_result("expected_avg_noise_l1", d * (2.0 * var / std::f64::consts::PI).sqrt())
 }

@@ -3,7 +3,7 @@
 //! (errata Z1, Z3), corrected and as printed.
 
 use super::step_size::{adam_step_cap_x, adam_step_cap_x_printed};
-use super::validate::{CAP_SLACK, finite};
+use super::validate::{CAP_SLACK, finite, finite_result};
 use crate::error::{Error, Result, check};
 
 /// The measured quantities of a run that the summed descent inequalities take.
@@ -93,7 +93,7 @@ pub fn dp_gd_descent_step(step: &GdStep, f_wt: f64, grad_sq: f64, noise_sq: f64)
     let f = finite("f_wt", f_wt)?;
     let g2 = check::non_negative("grad_sq", grad_sq)?;
     let d2 = check::non_negative("noise_sq", noise_sq)?;
-    Ok(f - (0.5 * eta - l * eta * eta) * g2 + (0.5 * eta + l * eta * eta) * d2)
+    finite_result("dp_gd_descent_step", f - (0.5 * eta - l * eta * eta) * g2 + (0.5 * eta + l * eta * eta) * d2)
 }
 
 /// \[ZCHWB\] eq. (26), DP-GD at `η = 1/(4L)` (App. B.1), summed over `t = 1..T`:
@@ -105,12 +105,24 @@ pub fn dp_gd_descent_step(step: &GdStep, f_wt: f64, grad_sq: f64, noise_sq: f64)
 /// with `noise_sq` the measured `(1/T) Σ_t ‖Δ_t‖²` (the exact sum of eq. (22)) or any upper
 /// bound on it (`α² = max_t ‖Δ_t‖²`, the theorem's `3α²`).
 ///
+/// Valid only at `η = 1/(4L)`: at a smaller step the true bound (eq. (22) summed) is larger
+/// (L = 1, T = 100, gap 1, noise 0.01 at η = 1/(8L): 0.23 against this form's 0.19), so a step
+/// with `|4Lη − 1| > 1e-12` is refused; use [`dp_gd_descent_bound_general_eta`] there.
+///
 /// # Errors
-/// `InvalidParameter` for `L ≤ 0` or invalid [`DescentInputs`].
-pub fn dp_gd_descent_bound(smoothness_l: f64, inputs: &DescentInputs) -> Result<f64> {
-    let l = check::positive("smoothness_l", smoothness_l)?;
+/// `InvalidParameter` naming `step_size_eta` for `|4Lη − 1| > 1e-12`, or for invalid
+/// [`DescentInputs`]; `Numerical` if the result overflows.
+pub fn dp_gd_descent_bound(step: &GdStep, inputs: &DescentInputs) -> Result<f64> {
+    let (eta, l) = (step.step_size_eta, step.smoothness_l);
+    if (4.0 * l * eta - 1.0).abs() > CAP_SLACK {
+        return Err(Error::invalid(
+            "step_size_eta",
+            eta,
+            "= 1/(4L) (eq. (26)); at another step use dp_gd_descent_bound_general_eta (eq. (22) summed)",
+        ));
+    }
     let (t, gap, a) = inputs.validate()?;
-    Ok(16.0 * l * gap / t + 3.0 * a)
+    finite_result("dp_gd_descent_bound", 16.0 * l * gap / t + 3.0 * a)
 }
 
 /// eq. (22) summed at a general step `0 < η < 1/(2L)`:
@@ -126,7 +138,7 @@ pub fn dp_gd_descent_bound_general_eta(step: &GdStep, inputs: &DescentInputs) ->
     if c <= 0.0 {
         return Err(Error::invalid("step_size_eta", eta, "< 1/(2L) (the descent coefficient eta/2 - L eta^2 > 0)"));
     }
-    Ok((gap / (eta * t) + (0.5 + l * eta) * a) / c)
+    finite_result("dp_gd_descent_bound_general_eta", (gap / (eta * t) + (0.5 + l * eta) * a) / c)
 }
 
 /// `(√λ + ν)·[(f(w_1) − f(w_{T+1}))/(ηT) + 3·noise_sq/(4ν)]` after checking `Lη/ν ≤ 1/4`.
@@ -136,7 +148,7 @@ fn rmsprop_core(step: &AdaptiveStep, inputs: &DescentInputs) -> Result<f64> {
     if l * eta / nu > 0.25 * (1.0 + CAP_SLACK) {
         return Err(Error::invalid("step_size_eta", eta, "<= nu/(4L) (DP-RMSProp, Theorem 3.2)"));
     }
-    Ok((lambda.sqrt() + nu) * (gap / (eta * t) + 0.75 * a / nu))
+    finite_result("rmsprop_descent_bound", (lambda.sqrt() + nu) * (gap / (eta * t) + 0.75 * a / nu))
 }
 
 /// \[ZCHWB\] eq. (30)–(35), DP-RMSProp with `Lη/ν ≤ 1/4`, **corrected** (erratum Z2;
@@ -151,7 +163,7 @@ fn rmsprop_core(step: &AdaptiveStep, inputs: &DescentInputs) -> Result<f64> {
 /// # Errors
 /// `InvalidParameter` for invalid inputs or `Lη/ν > 1/4` (beyond a 1e-12 relative slack).
 pub fn rmsprop_descent_bound(step: &AdaptiveStep, inputs: &DescentInputs) -> Result<f64> {
-    Ok(4.0 * rmsprop_core(step, inputs)?)
+    finite_result("rmsprop_descent_bound", 4.0 * rmsprop_core(step, inputs)?)
 }
 
 /// DP-RMSProp as printed in \[ZCHWB\] eq. (35): [`rmsprop_descent_bound`] without the factor
@@ -172,7 +184,7 @@ fn adam_core(step: &AdaptiveStep, beta1: f64, inputs: &DescentInputs, k: f64, ca
         return Err(Error::invalid("step_size_eta", eta, "<= the DP-Adam cap x*(beta1) nu/L"));
     }
     let c = 1.0 - beta1;
-    Ok((lambda.sqrt() + nu) / c * (2.0 * gap / (eta * t) + k * a / (c * nu)))
+    finite_result("adam_descent_bound", (lambda.sqrt() + nu) / c * (2.0 * gap / (eta * t) + k * a / (c * nu)))
 }
 
 /// \[ZCHWB\] eq. (40)–(49), DP-Adam with `η ≤ x*(β1)ν/L`

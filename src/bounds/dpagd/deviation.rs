@@ -4,6 +4,7 @@
 //! (App. A, App. C.3). `μ` here is the Gaussian tail parameter of these bounds, not a GDP `μ`.
 
 use super::DpSetting;
+use super::validate::finite_result;
 use crate::error::{Error, Result, check};
 
 /// Which hypotheses of \[ZCHWB\] Lemma 1 hold (App. A; Dwork et al. 2015, Thm. 8), returned by
@@ -138,7 +139,7 @@ fn check_p_sigma_mu(dim_p: u64, sigma: f64, mu: f64) -> Result<(f64, f64, f64)> 
 /// `InvalidParameter` for `p = 0`, `σ < 0` or `μ ≤ 0`.
 pub fn noisy_gradient_deviation_radius(dim_p: u64, sigma: f64, mu: f64) -> Result<f64> {
     let (p, s, mu) = check_p_sigma_mu(dim_p, sigma, mu)?;
-    Ok(p.sqrt() * s * (1.0 + mu))
+    finite_result("noisy_gradient_deviation_radius", p.sqrt() * s * (1.0 + mu))
 }
 
 /// The failure probability of \[ZCHWB\] Thm. 2 eq. (7): `ξ = 4p e^{−μ²/2}` (vacuous when
@@ -148,7 +149,7 @@ pub fn noisy_gradient_deviation_radius(dim_p: u64, sigma: f64, mu: f64) -> Resul
 /// `InvalidParameter` for `p = 0` or `μ ≤ 0`.
 pub fn noisy_gradient_deviation_probability(dim_p: u64, mu: f64) -> Result<f64> {
     let (p, _, mu) = check_p_sigma_mu(dim_p, 0.0, mu)?;
-    Ok(4.0 * p * (-0.5 * mu * mu).exp())
+    finite_result("noisy_gradient_deviation_probability", 4.0 * p * (-0.5 * mu * mu).exp())
 }
 
 /// The radius of \[ZCHWB\] Lemma 3 (noise only, no data conditions):
@@ -158,7 +159,7 @@ pub fn noisy_gradient_deviation_probability(dim_p: u64, mu: f64) -> Result<f64> 
 /// `InvalidParameter` for `p = 0`, `σ < 0` or `μ ≤ 0`.
 pub fn noise_norm_radius_lemma3(dim_p: u64, sigma: f64, mu: f64) -> Result<f64> {
     let (p, s, mu) = check_p_sigma_mu(dim_p, sigma, mu)?;
-    Ok(p.sqrt() * mu * s)
+    finite_result("noise_norm_radius_lemma3", p.sqrt() * mu * s)
 }
 
 /// The failure probability of \[ZCHWB\] Lemma 3: `2p e^{−μ²/2}` (a union bound over the p
@@ -168,7 +169,7 @@ pub fn noise_norm_radius_lemma3(dim_p: u64, sigma: f64, mu: f64) -> Result<f64> 
 /// `InvalidParameter` for `p = 0` or `μ ≤ 0`.
 pub fn noise_norm_probability_lemma3(dim_p: u64, mu: f64) -> Result<f64> {
     let (p, _, mu) = check_p_sigma_mu(dim_p, 0.0, mu)?;
-    Ok(2.0 * p * (-0.5 * mu * mu).exp())
+    finite_result("noise_norm_probability_lemma3", 2.0 * p * (-0.5 * mu * mu).exp())
 }
 
 /// `μ = √(2 ln(k pT/β))` for `k ∈ {2, 4}`.
@@ -176,7 +177,7 @@ fn mu_for(k: f64, dim_p: u64, steps_t: u64, beta: f64) -> Result<f64> {
     let p = check::count("dim_p", dim_p)? as f64;
     let t = check::count("steps_t", steps_t)? as f64;
     let b = check::open_unit("beta", beta)?;
-    Ok((2.0 * (k * p * t / b).ln()).sqrt())
+    finite_result("mu_for_failure_probability", (2.0 * (k * p * t / b).ln()).sqrt())
 }
 
 /// The population theorems' choice `μ = √(2 ln(4pT/β))` (proofs of Thms. 8–10, App. B): then

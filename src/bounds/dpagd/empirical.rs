@@ -2,7 +2,7 @@
 //! Thm. 5 for DP-RMSProp, corrected and as printed.
 
 use super::descent::AdaptiveStep;
-use super::validate::CAP_SLACK;
+use super::validate::{CAP_SLACK, finite_result};
 use crate::error::{Error, Result, check};
 
 /// Inputs of the empirical-risk bounds (Thm. 4, Thm. 5).
@@ -38,7 +38,7 @@ impl EmpiricalInputs {
 pub fn dp_gd_empirical_bound(smoothness_l: f64, inputs: &EmpiricalInputs) -> Result<f64> {
     let l = check::positive("smoothness_l", smoothness_l)?;
     let (t, gap, p, s) = inputs.validate()?;
-    Ok(2.0 * l * gap / t + p * s * s)
+    finite_result("dp_gd_empirical_bound", 2.0 * l * gap / t + p * s * s)
 }
 
 /// \[ZCHWB\] Thm. 4 eq. (56) as printed: `L(f̂(w_1) − f*)/T + pσ²` (should be `2L`).
@@ -48,7 +48,7 @@ pub fn dp_gd_empirical_bound(smoothness_l: f64, inputs: &EmpiricalInputs) -> Res
 pub fn dp_gd_empirical_bound_printed(smoothness_l: f64, inputs: &EmpiricalInputs) -> Result<f64> {
     let l = check::positive("smoothness_l", smoothness_l)?;
     let (t, gap, p, s) = inputs.validate()?;
-    Ok(l * gap / t + p * s * s)
+    finite_result("dp_gd_empirical_bound_printed", l * gap / t + p * s * s)
 }
 
 /// `4(√(β2λ) + ν)·[gap/(ηT) + noise]` after checking Thm. 5's hypotheses.
@@ -69,7 +69,7 @@ fn rmsprop_empirical_core(
     if 1.0 - b2 > nu * nu / (16.0 * g * g) * (1.0 + CAP_SLACK) {
         return Err(Error::invalid("beta2", b2, "with 1 - beta2 <= nu^2/(16 G^2) (Theorem 5)"));
     }
-    Ok(4.0 * ((b2 * lambda).sqrt() + nu) * (gap / (eta * t) + noise(p, s, nu)))
+    finite_result("rmsprop_empirical_bound", 4.0 * ((b2 * lambda).sqrt() + nu) * (gap / (eta * t) + noise(p, s, nu)))
 }
 
 /// \[ZCHWB\] Thm. 5, DP-RMSProp empirical bound, **corrected** (App. C.2; `proofs/dpagd/dp_rmsprop.md` §5, T5): under

@@ -1,7 +1,7 @@
 //! \[ZCHWB\] Lemma 2, the momentum-sum inequality of the DP-Adam proof (App. B.3).
 
 use super::Sides;
-use super::validate::check_beta1;
+use super::validate::{check_beta1, finite_result};
 use crate::error::{Error, Result};
 
 /// \[ZCHWB\] Lemma 2: for `T ≥ 1`, `β1 ∈ [0, 1)` and vectors `b_1, …, b_{T−1}` (the slice
@@ -63,5 +63,8 @@ pub fn lemma2_sides<R: AsRef<[f64]>>(b: &[R], beta1: f64) -> Result<Sides> {
     }
     let energy: f64 = b.iter().map(|v| v.as_ref().iter().map(|x| x * x).sum::<f64>()).sum();
     let c = 1.0 - beta1;
-    Ok(Sides { lhs, rhs: 2.0 * beta1 / (c * c * c) * energy })
+    Ok(Sides {
+        lhs: finite_result("lemma2_sides_lhs", lhs)?,
+        rhs: finite_result("lemma2_sides_rhs", 2.0 * beta1 / (c * c * c) * energy)?,
+    })
 }

@@ -21,7 +21,7 @@
 //!   stops at [`MAX_ORDER`](crate::accounting::rdp::MAX_ORDER).
 
 use super::DpSetting;
-use super::validate::ln_inv_delta;
+use super::validate::{finite_result, ln_inv_delta};
 use crate::accounting::Neighbouring;
 use crate::accounting::{gaussian, gdp, zcdp};
 use crate::error::{Result, check};
@@ -35,7 +35,7 @@ use crate::error::{Result, check};
 pub fn full_batch_sensitivity(gradient_bound_g: f64, dataset_size_n: u64, neighbouring: Neighbouring) -> Result<f64> {
     let g = check::positive("gradient_bound_g", gradient_bound_g)?;
     let n = check::count("dataset_size_n", dataset_size_n)? as f64;
-    Ok(neighbouring.sum_sensitivity_factor() * g / n)
+    finite_result("full_batch_sensitivity", neighbouring.sum_sensitivity_factor() * g / n)
 }
 
 /// ρ of T full-batch Gaussian releases (`proofs/dpagd/dp_gd.md` §3): each is `Δ²/(2σ²)`-zCDP, so
@@ -48,7 +48,7 @@ pub fn zcdp_rho_full_batch(steps_t: u64, sensitivity: f64, sigma: f64) -> Result
     let t = check::count("steps_t", steps_t)? as f64;
     let d = check::positive("sensitivity", sensitivity)?;
     let s = check::positive("sigma", sigma)?;
-    Ok(t * zcdp::gaussian_rho(s / d)?)
+    finite_result("zcdp_rho_full_batch", t * zcdp::gaussian_rho(s / d)?)
 }
 
 /// The classic ρ-zCDP → (ε, δ) conversion (Bun–Steinke 2016, Prop. 1.3):
@@ -60,7 +60,7 @@ pub fn zcdp_rho_full_batch(steps_t: u64, sensitivity: f64, sigma: f64) -> Result
 pub fn zcdp_epsilon_classic(rho: f64, delta: f64) -> Result<f64> {
     let rho = check::non_negative("rho", rho)?;
     let l = ln_inv_delta(delta)?;
-    Ok(rho + 2.0 * (rho * l).sqrt())
+    finite_result("zcdp_epsilon_classic", rho + 2.0 * (rho * l).sqrt())
 }
 
 /// A σ sufficient for (ε, δ)-DP of T full-batch releases via zCDP (`proofs/dpagd/dp_gd.md` §3):
@@ -74,7 +74,7 @@ pub fn zcdp_sufficient_sigma(steps_t: u64, sensitivity: f64, epsilon: f64, delta
     let d = check::positive("sensitivity", sensitivity)?;
     let e = check::positive("epsilon", epsilon)?;
     let l = ln_inv_delta(delta)?;
-    Ok(d * (2.0 * t * (l + e)).sqrt() / e)
+    finite_result("zcdp_sufficient_sigma", d * (2.0 * t * (l + e)).sqrt() / e)
 }
 
 /// μ of T adaptive full-batch Gaussian releases (Dong–Roth–Su 2019, Cor. 3.3): exactly μ-GDP with
@@ -86,7 +86,7 @@ pub fn gdp_mu_full_batch(steps_t: u64, sensitivity: f64, sigma: f64) -> Result<f
     let t = check::count("steps_t", steps_t)? as f64;
     let d = check::positive("sensitivity", sensitivity)?;
     let s = check::positive("sigma", sigma)?;
-    Ok(t.sqrt() * d / s)
+    finite_result("gdp_mu_full_batch", t.sqrt() * d / s)
 }
 
 /// `δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)` of μ-GDP (Dong–Roth–Su 2019, Cor. 2.13); evaluated by
@@ -106,7 +106,7 @@ pub fn gdp_delta(mu: f64, epsilon: f64) -> Result<f64> {
 /// `InvalidParameter` for `ε ≤ 0` or `δ ∉ (0, 1)`; `Numerical` if no root is bracketed.
 pub fn gdp_mu_max(epsilon: f64, delta: f64) -> Result<f64> {
     let z = gaussian::noise_multiplier_for(epsilon, delta)?;
-    Ok((1.0 / z).next_down())
+    finite_result("gdp_mu_max", (1.0 / z).next_down())
 }
 
 /// The exact-GDP calibration (`proofs/dpagd/dp_gd.md` §3): `σ = √T Δ/μ_max(ε, δ)`, rounded up; then
@@ -118,7 +118,7 @@ pub fn gdp_sigma_full_batch(steps_t: u64, sensitivity: f64, epsilon: f64, delta:
     let t = check::count("steps_t", steps_t)? as f64;
     let d = check::positive("sensitivity", sensitivity)?;
     let mu = gdp_mu_max(epsilon, delta)?;
-    Ok((t.sqrt() * d / mu).next_up())
+    finite_result("gdp_sigma_full_batch", (t.sqrt() * d / mu).next_up())
 }
 
 /// RDP of T full-batch Gaussian releases with multiplier `s = σ/Δ` (Mironov 2017, Props. 1, 3 and 7),
@@ -151,7 +151,7 @@ pub fn rdp_epsilon_full_batch_integer(noise_multiplier_s: f64, steps_t: u64, del
     loop {
         let next = objective(a + 1.0);
         if next >= best || a > 1e9 {
-            return Ok(best);
+            return finite_result("rdp_epsilon_full_batch_integer", best);
         }
         best = next;
         a += 1.0;
@@ -170,7 +170,7 @@ pub fn sigma_eq6(setting: &DpSetting, c2: f64, gradient_bound_g: f64, steps_t: u
     let t = check::count("steps_t", steps_t)? as f64;
     let n = setting.dataset_size_n() as f64;
     let l = -setting.delta().ln();
-    Ok(g * (c2 * t * l).sqrt() / (n * setting.epsilon()))
+    finite_result("sigma_eq6", g * (c2 * t * l).sqrt() / (n * setting.epsilon()))
 }
 
 /// The `c2` that makes eq. (6) sufficient by the zCDP calibration (`proofs/dpagd/dp_gd.md` §3; erratum Z9):
@@ -184,5 +184,5 @@ pub fn c2_sufficient_zcdp(epsilon: f64, delta: f64, neighbouring: Neighbouring) 
     let e = check::positive("epsilon", epsilon)?;
     let l = ln_inv_delta(delta)?;
     let f = neighbouring.sum_sensitivity_factor();
-    Ok(2.0 * f * f * (1.0 + e / l))
+    finite_result("c2_sufficient_zcdp", 2.0 * f * f * (1.0 + e / l))
 }

@@ -1,7 +1,7 @@
 //! \[ZCHWB\] Thm. 3, the population rates of DP-GD (3.1) and of DP-RMSProp, DP-Adam
 //! (3.2–3.3), as printed with `O(1) = 1`: trend use only.
 
-use super::validate::ln_inv_delta;
+use super::validate::{finite_result, ln_inv_delta};
 use crate::error::{Error, Result, check};
 
 /// The quantities of Thm. 3's printed rates.
@@ -50,7 +50,7 @@ fn log_factor(arg: f64) -> Result<f64> {
 pub fn dp_gd_rate_unit_constant(smoothness_l: f64, inputs: &RateInputs) -> Result<f64> {
     let l = check::positive("smoothness_l", smoothness_l)?;
     let (g, p, n, e, ld, b) = inputs.validate()?;
-    Ok(g * (p * l * ld).sqrt() * log_factor(n * p * e / b)? / (n * e))
+    finite_result("dp_gd_rate_unit_constant", g * (p * l * ld).sqrt() * log_factor(n * p * e / b)? / (n * e))
 }
 
 /// \[ZCHWB\] Thm. 3.2–3.3 (DP-RMSProp, DP-Adam) as printed, `O(1) = 1` — **trend use only**:
@@ -60,5 +60,5 @@ pub fn dp_gd_rate_unit_constant(smoothness_l: f64, inputs: &RateInputs) -> Resul
 /// `InvalidParameter` for invalid inputs or `n√p ε/β ≤ 1`.
 pub fn adaptive_rate_unit_constant(inputs: &RateInputs) -> Result<f64> {
     let (g, p, n, e, ld, b) = inputs.validate()?;
-    Ok(g * (p * ld).sqrt() * log_factor(n * p.sqrt() * e / b)? / (n * e))
+    finite_result("adaptive_rate_unit_constant", g * (p * ld).sqrt() * log_factor(n * p.sqrt() * e / b)? / (n * e))
 }

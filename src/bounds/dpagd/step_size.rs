@@ -1,7 +1,7 @@
 //! The step sizes and step-size caps of \[ZCHWB\]'s DP-GD, DP-RMSProp and DP-Adam (Thm. 3, Sec. 4.2; Thms. 4–6, Sec. 5):
 //! the corrected DP-Adam cap (erratum Z1) and the printed one.
 
-use super::validate::{check_beta1, finite};
+use super::validate::{check_beta1, finite, finite_result};
 use crate::error::{Result, check};
 
 /// DP-GD's step of Thm. 3.1 / Thm. 8: `η = 1/(4L)` (the proof's "`η_t = L/4`" is a typo,
@@ -10,7 +10,7 @@ use crate::error::{Result, check};
 /// # Errors
 /// `InvalidParameter` for `L ≤ 0`.
 pub fn dp_gd_step_size(smoothness_l: f64) -> Result<f64> {
-    Ok(0.25 / check::positive("smoothness_l", smoothness_l)?)
+    finite_result("dp_gd_step_size", 0.25 / check::positive("smoothness_l", smoothness_l)?)
 }
 
 /// DP-RMSProp's cap of Thm. 3.2 / Thm. 9: `η ≤ ν/(4L)`.
@@ -19,7 +19,7 @@ pub fn dp_gd_step_size(smoothness_l: f64) -> Result<f64> {
 /// `InvalidParameter` for `ν ≤ 0` or `L ≤ 0`.
 pub fn rmsprop_step_size_cap(nu: f64, smoothness_l: f64) -> Result<f64> {
     let nu = check::positive("nu", nu)?;
-    Ok(0.25 * nu / check::positive("smoothness_l", smoothness_l)?)
+    finite_result("rmsprop_step_size_cap", 0.25 * nu / check::positive("smoothness_l", smoothness_l)?)
 }
 
 /// The corrected DP-Adam cap in `x = Lη/ν` (erratum Z1; `proofs/dpagd/dp_adam.md` §4): the positive root of the
@@ -38,7 +38,7 @@ pub fn rmsprop_step_size_cap(nu: f64, smoothness_l: f64) -> Result<f64> {
 pub fn adam_step_cap_x(beta1: f64) -> Result<f64> {
     let b = check_beta1(beta1)?;
     let a = 4.0 * b / ((1.0 - b) * (1.0 - b));
-    Ok(1.0 / (0.5 + (0.25 + a).sqrt()))
+    finite_result("adam_step_cap_x", 1.0 / (0.5 + (0.25 + a).sqrt()))
 }
 
 /// The Adam cap as printed in \[ZCHWB\] Thm. 3.3 / Thm. 10, in `x = Lη/ν`:
@@ -52,7 +52,7 @@ pub fn adam_step_cap_x(beta1: f64) -> Result<f64> {
 pub fn adam_step_cap_x_printed(beta1: f64) -> Result<f64> {
     let b = check::open_unit("beta1", beta1)?;
     let a = 4.0 * b / ((1.0 - b) * (1.0 - b));
-    Ok((0.25 + a) / (a * ((0.5 + a).sqrt() + 0.5)))
+    finite_result("adam_step_cap_x_printed", (0.25 + a) / (a * ((0.5 + a).sqrt() + 0.5)))
 }
 
 /// The quadratic of the DP-Adam proof's step condition in `x = Lη/ν` (App. B.3; `proofs/dpagd/dp_adam.md` §4):
@@ -64,7 +64,7 @@ pub fn adam_step_cap_x_printed(beta1: f64) -> Result<f64> {
 pub fn adam_cap_quadratic(beta1: f64, x: f64) -> Result<f64> {
     let b = check_beta1(beta1)?;
     let x = finite("x", x)?;
-    Ok(2.0 * b / ((1.0 - b) * (1.0 - b)) * x * x + 0.5 * x - 0.5)
+    finite_result("adam_cap_quadratic", 2.0 * b / ((1.0 - b) * (1.0 - b)) * x * x + 0.5 * x - 0.5)
 }
 
 /// The corrected DP-Adam step cap `η ≤ x*(β1)·ν/L` ([`adam_step_cap_x`]).
@@ -73,7 +73,7 @@ pub fn adam_cap_quadratic(beta1: f64, x: f64) -> Result<f64> {
 /// `InvalidParameter` for `β1 ∉ [0, 1)`, `ν ≤ 0` or `L ≤ 0`.
 pub fn adam_step_size_cap(beta1: f64, nu: f64, smoothness_l: f64) -> Result<f64> {
     let x = adam_step_cap_x(beta1)?;
-    Ok(x * check::positive("nu", nu)? / check::positive("smoothness_l", smoothness_l)?)
+    finite_result("adam_step_size_cap", x * check::positive("nu", nu)? / check::positive("smoothness_l", smoothness_l)?)
 }
 
 /// The printed DP-Adam step cap `η ≤ x_printed(β1)·ν/L` ([`adam_step_cap_x_printed`]).
@@ -82,5 +82,8 @@ pub fn adam_step_size_cap(beta1: f64, nu: f64, smoothness_l: f64) -> Result<f64>
 /// `InvalidParameter` for `β1 ∉ (0, 1)`, `ν ≤ 0` or `L ≤ 0`.
 pub fn adam_step_size_cap_printed(beta1: f64, nu: f64, smoothness_l: f64) -> Result<f64> {
     let x = adam_step_cap_x_printed(beta1)?;
-    Ok(x * check::positive("nu", nu)? / check::positive("smoothness_l", smoothness_l)?)
+    finite_result(
+        "adam_step_size_cap_printed",
+        x * check::positive("nu", nu)? / check::positive("smoothness_l", smoothness_l)?,
+    )
 }

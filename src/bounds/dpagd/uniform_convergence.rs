@@ -1,6 +1,7 @@
 //! \[ZCHWB\] Thm. 12, the lower bound on uniform convergence of the empirical gradient
 //! (App. D).
 
+use super::validate::finite_result;
 use crate::error::{Error, Result, check};
 
 /// The constant of \[ZCHWB\] Thm. 12 (App. D): `c = σ_min/(2√20)`, from
@@ -14,7 +15,7 @@ pub fn uniform_convergence_lower_bound_constant(sigma_min: f64) -> Result<f64> {
     if s > 0.5 {
         return Err(Error::invalid("sigma_min", s, "<= 1/2 (a Bernoulli standard deviation)"));
     }
-    Ok(s / (2.0 * 20f64.sqrt()))
+    finite_result("uniform_convergence_lower_bound_constant", s / (2.0 * 20f64.sqrt()))
 }
 
 /// \[ZCHWB\] Thm. 12: with constant probability (for large p and n),
@@ -26,5 +27,8 @@ pub fn uniform_convergence_lower_bound_constant(sigma_min: f64) -> Result<f64> {
 pub fn uniform_convergence_lower_bound(dim_p: u64, dataset_size_n: u64, sigma_min: f64) -> Result<f64> {
     let p = check::count("dim_p", dim_p)? as f64;
     let n = check::count("dataset_size_n", dataset_size_n)? as f64;
-    Ok(uniform_convergence_lower_bound_constant(sigma_min)? * (p / n).sqrt())
+    finite_result(
+        "uniform_convergence_lower_bound",
+        uniform_convergence_lower_bound_constant(sigma_min)? * (p / n).sqrt(),
+    )
 }

@@ -1,6 +1,6 @@
 //! Input checks and the comparison slack shared by the files of the \[ZCHWB\] bounds (not public).
 
-pub(super) use crate::bounds::validate::{finite, ln_inv_delta};
+pub(super) use crate::bounds::validate::{finite, finite_result, ln_inv_delta};
 use crate::error::{Error, Result};
 
 /// Relative slack allowed when a caller's parameter is compared with a cap computed here (the

@@ -69,5 +69,5 @@ pub fn md_fw_crossover_dimension(n: u64, epsilon: f64) -> Result<f64> {
 /// # Errors
 /// `InvalidParameter` for `n = 0` or `ε ≤ 0`.
 pub fn md_fw_crossover_dimension_log_free(n: u64, epsilon: f64) -> Result<f64> {
-    Ok(args(n, epsilon)?.powf(2.0 / 3.0))
+    finite_result("md_fw_crossover_dimension_log_free", args(n, epsilon)?.powf(2.0 / 3.0))
 }

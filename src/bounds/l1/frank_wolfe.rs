@@ -141,7 +141,7 @@ pub fn lemma42_tree_error_unit_constant(l: f64, beta: f64, diam_d: f64, batch_b:
     let dd = check::positive("diam_d", diam_d)?;
     let b = check::count("batch_b", batch_b)? as f64;
     let ln_d = ln_dim("d", d)?;
-    Ok((l + beta * dd) * (ln_d / b).sqrt())
+    finite_result("lemma42_tree_error_unit_constant", (l + beta * dd) * (ln_d / b).sqrt())
 }
 
 /// The Laplace scales of \[AFKT\] Alg. 3.
@@ -302,7 +302,7 @@ fn batch_and_log_ratio(n: u64, epsilon: f64, beta: f64, l: f64, diam_d: f64, m: 
     let dd = check::positive("diam_d", diam_d)?;
     let ln_m = ln_dim("m", m)?;
     let b = n as f64 / (ln_n * ln_n);
-    Ok((b, 0.5 * (b * e * beta * dd / (l * ln_m)).log2()))
+    Ok((b, finite_result("theorem6_parameters", 0.5 * (b * e * beta * dd / (l * ln_m)).log2())?))
 }
 
 /// \[AFKT\] Thm. 6's β range `L ln m ln²n/(nεD) ≤ β ≤ nL ln m/(εD ln²n)`, as `(low, high)`.
@@ -316,7 +316,10 @@ pub fn theorem6_beta_range(n: u64, epsilon: f64, l: f64, diam_d: f64, m: u64) ->
     let dd = check::positive("diam_d", diam_d)?;
     let ln_m = ln_dim("m", m)?;
     let nf = n as f64;
-    Ok((l * ln_m * ln_n * ln_n / (nf * e * dd), nf * l * ln_m / (e * dd * ln_n * ln_n)))
+    Ok((
+        finite_result("theorem6_beta_range", l * ln_m * ln_n * ln_n / (nf * e * dd))?,
+        finite_result("theorem6_beta_range", nf * l * ln_m / (e * dd * ln_n * ln_n))?,
+    ))
 }
 
 /// \[AFKT\] Thm. 6 rate as printed, `O(1) = 1` — **trend use only**:

@@ -40,7 +40,7 @@ pub fn theorem4_rate_unit_constant(l: f64, diam_d: f64, setting: &L1Setting) -> 
 /// `InvalidParameter` for `L ≤ 0`, `η_i ≤ 0`, `n_i ≤ 0`, `d = 0` or `p ∉ (1, 2]`.
 pub fn alg2_phase_radius(l: f64, eta_i: f64, n_i: f64, d: u64, p: f64) -> Result<f64> {
     let cd = norm_ratio_cd(d, p)?;
-    Ok(cd / 2.0 * alg2_phase_radius_printed(l, eta_i, n_i, p)?)
+    finite_result("alg2_phase_radius", cd / 2.0 * alg2_phase_radius_printed(l, eta_i, n_i, p)?)
 }
 
 /// The phase radius **as printed** (\[AFKT\] Alg. 2, line 4): `2Lη_i n_i(p − 1)` — contains the
@@ -79,7 +79,7 @@ pub fn alg2_phase_batch(n_i: f64, d: u64, eps_i: f64, rule: Alg2BatchRule) -> Re
         Alg2BatchRule::Printed => (d / e).sqrt(),
         Alg2BatchRule::Corrected => d.sqrt() / e,
     };
-    Ok((ni / ln_d).sqrt().max(privacy))
+    finite_result("alg2_phase_batch", (ni / ln_d).sqrt().max(privacy))
 }
 
 /// The gradient count of \[AFKT\] Alg. 2: `Σ_{i=1}^{k} T_i b_i = Σ_i n_i²/b_i` with

@@ -26,7 +26,7 @@ pub fn pnorm_exponent(d: u64, base: LogBase) -> Result<f64> {
         LogBase::Natural => ln_d,
         LogBase::Two => ln_d / std::f64::consts::LN_2,
     };
-    Ok((1.0 + 1.0 / log_d).min(2.0))
+    finite_result("pnorm_exponent", (1.0 + 1.0 / log_d).min(2.0))
 }
 
 /// `c_d = d^{1−1/p}`, the constant of `‖u‖₁ ≤ c_d‖u‖_p` (tight at `u = (1, …, 1)`).
@@ -36,7 +36,7 @@ pub fn pnorm_exponent(d: u64, base: LogBase) -> Result<f64> {
 pub fn norm_ratio_cd(d: u64, p: f64) -> Result<f64> {
     let d = check::count("d", d)? as f64;
     let p = check_p(p)?;
-    Ok(d.powf(1.0 - 1.0 / p))
+    finite_result("norm_ratio_cd", d.powf(1.0 - 1.0 / p))
 }
 
 /// The constant `c_d ≤ 2` as printed (\[AFKT\] proof of Lemma 3.3 and Alg. 2's radius
@@ -57,7 +57,7 @@ pub(super) fn check_p(p: f64) -> Result<f64> {
 /// As [`norm_ratio_cd`].
 pub fn mirror_map_kappa(d: u64, p: f64) -> Result<f64> {
     let c = norm_ratio_cd(d, p)?;
-    Ok(c * c)
+    finite_result("mirror_map_kappa", c * c)
 }
 
 /// The Bregman radius `D² = h(x*) − h(0) ≤ κR²/(2(p−1))` of `h = (κ/(2(p−1)))‖·‖_p²`, `κ = c_d²`,
@@ -95,7 +95,7 @@ pub fn lemma31_optimal_step(bregman_radius_sq: f64, t_steps: u64, l: f64) -> Res
     let b = check::positive("bregman_radius_sq", bregman_radius_sq)?;
     let t = check::count("t_steps", t_steps)? as f64;
     let l = check::positive("l", l)?;
-    let eta = (2.0 * b).sqrt() / (l * t.sqrt());
+    let eta = finite_result("lemma31_optimal_step", (2.0 * b).sqrt() / (l * t.sqrt()))?;
     Ok((eta, finite_result("lemma31_optimal_step", l * (2.0 * b / t).sqrt())?))
 }
 
@@ -103,10 +103,24 @@ pub fn lemma31_optimal_step(bregman_radius_sq: f64, t_steps: u64, l: f64) -> Res
 /// weighted average `x̂_T`: `E[f(x̂_T) − f*] ≤ 2L²/(λ(T+1))`. The proof (App. C.1) bounds
 /// `kη_k/2 = k/(λ(k+1))` by `1/(2λ)`; it is `≤ 1/λ`, hence the factor 2.
 ///
+/// **What `L` is.** As in Lemma 3.1, `L²` bounds the second moment `E‖g_k‖²_∞` of the
+/// *stochastic* gradient the method uses, not the Lipschitz constant of f. With noisy gradients
+/// `g_k = ∇f + ζ_k` (Thm. 3's setting) pass `L² = 2L_f² + 2E‖ζ‖²_∞` (e.g. with
+/// [`gaussian_linf_sq_bound`]), not `L_f²`.
+///
+/// **Which h.** The lemma assumes h 1-strongly convex w.r.t. `‖·‖₁`. Alg. 2's
+/// `h = (1/(p−1))‖·‖_p²` is only `2/c_d²`-strongly convex w.r.t. `‖·‖₁` (`c_d = d^{1−1/p}`,
+/// [`norm_ratio_cd`]; at Alg. 2's `p = 1 + 1/ln d`, `c_d = e^{ln d/(1 + ln d)} > √2` for d ≥ 3), so applying the lemma to Alg. 2's phases needs `L²`
+/// replaced by `L²c_d²/2`. No code here evaluates that rescaled form today: this function is
+/// the lemma for a 1-strongly convex h only.
+///
 /// # Errors
 /// `InvalidParameter` for `L < 0`, `λ ≤ 0` or `T = 0`.
 pub fn lemma32_smd_strongly_convex_corrected(l: f64, lambda: f64, t_steps: u64) -> Result<f64> {
-    Ok(2.0 * lemma32_smd_strongly_convex_printed(l, lambda, t_steps)?)
+    finite_result(
+        "lemma32_smd_strongly_convex_corrected",
+        2.0 * lemma32_smd_strongly_convex_printed(l, lambda, t_steps)?,
+    )
 }
 
 /// \[AFKT\] Lemma 3.2 **as printed**: `L²/(λ(T+1))` (half of the corrected bound).

@@ -39,7 +39,10 @@ pub fn theorem71_laplace_scale_printed(score_range: f64, k: u64, n: u64, epsilon
 /// # Errors
 /// As [`theorem71_laplace_scale_printed`].
 pub fn theorem71_laplace_scale_corrected(score_range: f64, k: u64, n: u64, epsilon: f64) -> Result<f64> {
-    Ok(2.0 * theorem71_laplace_scale_printed(score_range, k, n, epsilon)?)
+    finite_result(
+        "theorem71_laplace_scale_corrected",
+        2.0 * theorem71_laplace_scale_printed(score_range, k, n, epsilon)?,
+    )
 }
 
 /// \[GGKKM\] Thm. 7.1's proof: `γ = λ ln(4K/β)`, the radius with `P[max_k |ξ_k| > γ] ≤ β/2`.
@@ -63,7 +66,7 @@ pub fn theorem71_failure_probability(k: u64, gamma: f64, lambda: f64) -> Result<
     let g = check::non_negative("gamma", gamma)?;
     let lam = check::positive("lambda", lambda)?;
     let kf = k as f64;
-    Ok(0.5f64.powf(kf) + 2.0 * kf * (-g / lam).exp())
+    finite_result("theorem71_failure_probability", 0.5f64.powf(kf) + 2.0 * kf * (-g / lam).exp())
 }
 
 /// \[GGKKM\] Thm. 7.1, convex, the proof's final form with `O(1) = 1` — **trend use only**:

@@ -76,7 +76,7 @@ pub fn lemma43_alpha_unit_constant(alpha0: f64, n0: u64, n: u64, rho0: f64, k: u
 /// `InvalidParameter` for `ρ₀ ∉ (0, 1]`.
 pub fn lemma43_confidence_printed(rho0: f64) -> Result<f64> {
     let rho0 = check::rate("rho0", rho0)?;
-    Ok(-(-rho0 / 8.0).exp_m1())
+    finite_result("lemma43_confidence_printed", -(-rho0 / 8.0).exp_m1())
 }
 
 /// \[GGKKM\] Lemma 4.3's confidence as its Chernoff step gives it: `ρ ≥ 1 − exp(−ρ₀K/8)`.
@@ -86,7 +86,7 @@ pub fn lemma43_confidence_printed(rho0: f64) -> Result<f64> {
 pub fn lemma43_confidence_corrected(rho0: f64, k: u64) -> Result<f64> {
     let rho0 = check::rate("rho0", rho0)?;
     let k = check::count("k", k)? as f64;
-    Ok(-(-rho0 * k / 8.0).exp_m1())
+    finite_result("lemma43_confidence_corrected", -(-rho0 * k / 8.0).exp_m1())
 }
 
 /// \[GGKKM\] Lemma A.3 (packing + group privacy), explicit:

@@ -16,7 +16,7 @@ pub fn tgeom_normaliser(m: u32) -> Result<f64> {
     if m > 1000 {
         return Err(Error::invalid("m", m, "<= 1000"));
     }
-    Ok(1.0 / (2.0 * (1.0 - 0.5f64.powi(m as i32 + 1))))
+    finite_result("tgeom_normaliser", 1.0 / (2.0 * (1.0 - 0.5f64.powi(m as i32 + 1))))
 }
 
 /// Moments of TGeom(M) (derived here, \[GGKKM\] Def. 6.1): `(E[1/p_N], E[2^{N+1}], E[2^{2(N+1)}])
@@ -137,7 +137,7 @@ fn lemma65_bound_per_draw(n: u64, delta: f64) -> Result<f64> {
     let (m, l4) = stopping_inputs(n, delta)?;
     let (_, e1, e2) = tgeom_moments(m)?;
     let nf = n as f64;
-    Ok(l4 * (9.0 * e2 + 1.0) / (4.0 * nf * nf) + (3.0 * e1 + 1.0) / (4.0 * nf))
+    finite_result("lemma65_bound_per_draw", l4 * (9.0 * e2 + 1.0) / (4.0 * nf * nf) + (3.0 * e1 + 1.0) / (4.0 * nf))
 }
 
 /// \[GGKKM\] Lemma 6.5's absolute constant made explicit: the largest C such that
@@ -171,7 +171,10 @@ pub fn lemma65_constant(n: u64, delta: f64) -> Result<f64> {
 pub fn lemma65_expected_stopping_time_printed(n: u64, delta: f64) -> Result<(f64, f64)> {
     let (_, l4) = stopping_inputs(n, delta)?;
     let nf = n as f64;
-    Ok((nf * nf / ((nf + 1.0) * l4) - 1.0, 64.0 * nf / (9.0 * l4)))
+    Ok((
+        finite_result("lemma65_expected_stopping_time_printed", nf * nf / ((nf + 1.0) * l4) - 1.0)?,
+        finite_result("lemma65_expected_stopping_time_printed", 64.0 * nf / (9.0 * l4))?,
+    ))
 }
 
 /// The expected number of steps of \[GGKKM\] Alg. 6, bounded without Lemma 6.5's `ln(4/δ)`
