@@ -310,6 +310,18 @@ fn golden_corollary1_noise_terms() {
         1e-12,
         "D = 1",
     );
+    // Above 1e6 steps Σ_{t≤T} 1/√t is Euler–Maclaurin's 2√T + ζ(1/2) + 1/(2√T) − 1/(24T^{3/2}):
+    // it must continue the exact sum (one more term at T = 1e6 + 1 adds 1/√(1e6 + 1)), against
+    // the DP² form summed term by term (D = 1); mpmath: Σ_{t≤10⁶+1} t^{−1/2} = 1998.5411454906…
+    let t = 1_000_001u64;
+    let sgd = corollary1_noise_term_dp_sgd(&ns(0.5, 1.0, 64), 50, t).unwrap();
+    let summed = corollary1_noise_term_dp2(&ns(0.5, 1.0, 64), &vec![50.0; t as usize]).unwrap();
+    assert_rel(sgd, summed, 1e-12, "closed form continues the sum");
+    let per = corollary1_noise_term_dp_sgd(&ns(0.5, 1.0, 64), 50, 1).unwrap(); // T = 1: the term itself
+    assert_rel(sgd / per, 1998.541_145_490_648_7 / t as f64, 1e-13, "mpmath");
+    // Σ_{t≤T} 1/√t ≈ 2√T: at T = u64::MAX the term is per·2/√T, finite and at once
+    let huge = corollary1_noise_term_dp_sgd(&ns(0.5, 1.0, 64), 50, u64::MAX).unwrap();
+    assert_rel(huge, per * 2.0 / (u64::MAX as f64).sqrt(), 1e-9, "T = u64::MAX");
 }
 
 /// The hand example of [`golden_theorem3`]: `C = 1`, `σ = 2`, `b = 2`, `F = 1`, `α = 0.1`, `T = 10`,
@@ -530,8 +542,8 @@ fn prop_extreme_finite_inputs_never_give_a_non_finite_ok() {
                 finite_or_err(expected_avg_noise_l1(&noise, t, 1), scalar, "expected_avg_noise_l1");
                 finite_or_err(expected_noise_d_norm(&noise, y), scalar, "expected_noise_d_norm");
                 finite_or_err(corollary1_noise_term_dp2(&noise, &[x, y]), scalar, "corollary1 dp2");
-                // its sum runs over the T steps: T capped at 1e6 here
-                finite_or_err(corollary1_noise_term_dp_sgd(&noise, t, t.min(1_000_000)), scalar, "corollary1 dp-sgd");
+                // Σ 1/√t in closed form above 1e6 steps: T up to u64::MAX answers at once
+                finite_or_err(corollary1_noise_term_dp_sgd(&noise, t, t), scalar, "corollary1 dp-sgd");
                 let th3 = Theorem3Inputs {
                     f_w1_minus_inf: y,
                     alpha: 1e-300,

@@ -27,6 +27,20 @@ pub(crate) fn finite_result(what: &'static str, x: f64) -> Result<f64> {
     }
 }
 
+/// `Σ_{k=1}^{m} 1/√k` (`m ≥ 1`): summed exactly (smallest terms first) up to `m = 10⁶`, beyond
+/// that Euler–Maclaurin's `2√m + ζ(1/2) + 1/(2√m) − 1/(24 m^{3/2})` (next term `O(m^{−7/2})`, below
+/// `1e-20` there), so `m` up to `u64::MAX` costs O(1).
+pub(crate) fn harmonic_half(m: u64) -> f64 {
+    if m <= 1_000_000 {
+        (1..=m).rev().map(|k| 1.0 / (k as f64).sqrt()).sum()
+    } else {
+        const ZETA_HALF: f64 = -1.460_354_508_809_586_8;
+        let x = m as f64;
+        let r = x.sqrt();
+        2.0 * r + ZETA_HALF + 0.5 / r - 1.0 / (24.0 * x * r)
+    }
+}
+
 /// The harmonic number `H_m = Σ_{i=1}^{m} 1/i` (`m ≥ 1`): summed exactly (smallest terms first)
 /// up to `m = 10⁶`, beyond that `ln m + γ + 1/(2m) − 1/(12m²)` (error below `1/(120 m⁴)`).
 pub(crate) fn harmonic(m: u64) -> f64 {

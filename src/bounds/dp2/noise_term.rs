@@ -4,6 +4,7 @@
 use super::NoiseSetting;
 use super::convex::expected_noise_d_norm;
 use super::validate::finite_result;
+use crate::bounds::validate::harmonic_half;
 use crate::error::{Error, Result, check};
 
 /// \[LZLRMS\] Cor. 1, DP² noise term with `O(1) = 1`:
@@ -34,6 +35,5 @@ pub fn corollary1_noise_term_dp_sgd(noise: &NoiseSetting, d: u64, steps_t: u64) 
     let d = check::count("d", d)? as f64;
     let t = check::count("steps_t", steps_t)?;
     let per = expected_noise_d_norm(noise, d)?;
-    let harmonic: f64 = (1..=t).map(|k| 1.0 / (k as f64).sqrt()).sum();
-    finite_result("corollary1_noise_term_dp_sgd", per * harmonic / t as f64)
+    finite_result("corollary1_noise_term_dp_sgd", per * harmonic_half(t) / t as f64)
 }
