@@ -318,7 +318,7 @@ fn golden_corollary1_noise_terms() {
     let summed = corollary1_noise_term_dp2(&ns(0.5, 1.0, 64), &vec![50.0; t as usize]).unwrap();
     assert_rel(sgd, summed, 1e-12, "closed form continues the sum");
     let per = corollary1_noise_term_dp_sgd(&ns(0.5, 1.0, 64), 50, 1).unwrap(); // T = 1: the term itself
-    assert_rel(sgd / per, 1998.541_145_490_648_7 / t as f64, 1e-13, "mpmath");
+    assert_rel(sgd / per, 1_998.541_145_490_648_7 / t as f64, 1e-13, "mpmath");
     // Σ_{t≤T} 1/√t ≈ 2√T: at T = u64::MAX the term is per·2/√T, finite and at once
     let huge = corollary1_noise_term_dp_sgd(&ns(0.5, 1.0, 64), 50, u64::MAX).unwrap();
     assert_rel(huge, per * 2.0 / (u64::MAX as f64).sqrt(), 1e-9, "T = u64::MAX");

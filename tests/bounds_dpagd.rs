@@ -48,6 +48,16 @@ fn golden_privacy_calibration_vectors() {
 
     assert_rel(rdp_epsilon_full_batch_continuous(10.0, 100, 1e-5).unwrap(), 5.2985, 0.5e-4 / 5.2985, "RDP continuous");
     assert_rel(rdp_epsilon_full_batch_integer(10.0, 100, 1e-5).unwrap(), 5.3026, 0.5e-4 / 5.3026, "RDP integer");
+    // The integer minimum is at ⌊α*⌋ or ⌈α*⌉, α* = 1 + √(ln(1/δ)·2s²/T): against a scan of every
+    // order up to 10⁵ at s = 1e3 (α* ≈ 4800, where the old scan ran that many steps), and finite
+    // and tiny at s = 1e300, where T/(2s²) rounds up to the least subnormal (the old scan stopped
+    // at α = 1e9: ε = 1.2e-8; now α* = 1.5e162, ε ≈ 1.5e-161).
+    let (s, t, d) = (1e3, 1u64, 1e-5f64);
+    let r = t as f64 / (2.0 * s * s);
+    let scan = (2..100_000).map(|a| r * a as f64 + (1.0 / d).ln() / (a as f64 - 1.0)).fold(f64::INFINITY, f64::min);
+    assert_rel(rdp_epsilon_full_batch_integer(s, t, d).unwrap(), scan, 1e-15, "integer minimum");
+    let tiny = rdp_epsilon_full_batch_integer(1e300, 1, d).unwrap();
+    assert!(tiny > 0.0 && tiny < 1e-150, "{tiny}");
     // q = 1 identity: the continuous RDP value equals the zCDP classic value at ρ = T/(2s²).
     assert_rel(
         rdp_epsilon_full_batch_continuous(10.0, 100, 1e-5).unwrap(),

@@ -137,7 +137,8 @@ pub fn rdp_epsilon_full_batch_continuous(noise_multiplier_s: f64, steps_t: u64, 
 
 /// As [`rdp_epsilon_full_batch_continuous`] with integer orders `α ≥ 2`:
 /// `ε = min_{α∈{2,3,…}} [Tα/(2s²) + ln(1/δ)/(α − 1)]`, with the same slope `T/(2s²)` (from
-/// [`zcdp::gaussian_rho`]). The objective is convex in α, so the scan stops at the first increase.
+/// [`zcdp::gaussian_rho`]). The objective is convex in α with its real minimum at
+/// `α* = 1 + √(ln(1/δ)/(T/(2s²)))`, so the integer minimum is at `⌊α*⌋` or `⌈α*⌉` (at least 2).
 ///
 /// # Errors
 /// As [`rdp_epsilon_full_batch_continuous`].
@@ -147,15 +148,10 @@ pub fn rdp_epsilon_full_batch_integer(noise_multiplier_s: f64, steps_t: u64, del
     let l = ln_inv_delta(delta)?;
     let r = t * zcdp::gaussian_rho(s)?;
     let objective = |a: f64| r * a + l / (a - 1.0);
-    let (mut a, mut best) = (2.0f64, objective(2.0));
-    loop {
-        let next = objective(a + 1.0);
-        if next >= best || a > 1e9 {
-            return finite_result("rdp_epsilon_full_batch_integer", best);
-        }
-        best = next;
-        a += 1.0;
-    }
+    // √l/√r: l/r overflows for a subnormal r; capped in case r were 0 (every order is valid)
+    let a_star = (1.0 + l.sqrt() / r.sqrt()).min(1e300);
+    let best = objective(a_star.floor().max(2.0)).min(objective(a_star.ceil().max(2.0)));
+    finite_result("rdp_epsilon_full_batch_integer", best)
 }
 
 /// \[ZCHWB\] Thm. 1, eq. (6) with its constant made explicit:
