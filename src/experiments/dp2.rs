@@ -442,10 +442,12 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         let dp2_like = !matches!(r.method, Method::DpSgd | Method::DpRmsProp | Method::DpAdaGrad);
         let opt = |v: String| if dp2_like { v } else { "-".into() };
         md += &format!(
-            "| {} | {:.3} | {:.3} | {} | {} | {} | {} | {} | {}: {}..{}{}{} | {:.4} | {:.4} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {}: {}..{}{}{} | {:.4} | {:.4} |\n",
             r.method.name(),
-            r.sigma,
-            r.epsilon,
+            // sigma rounded down (re-accounting the printed sigma gives an epsilon at least the
+            // run's), epsilon rounded up (an upper bound stays one)
+            super::report::decimals_down(r.sigma, 3),
+            super::report::decimals_up(r.epsilon, 3),
             h.lr_sgd,
             opt(format!("{:.3e}", h.lr_adaptive)),
             h.clip_sgd,

@@ -217,7 +217,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
         cells.iter().find(|c| c.method.name() == m && c.epsilon == e).map(|c| c.test_accuracy).unwrap_or(f64::NAN)
     };
     let leads: Vec<f64> =
-        EPSILONS.iter().map(|&e| acc("dp-rmsprop", e).max(acc("dp-adam", e)) - acc("dp-sgd", e)).collect();
+        EPSILONS.iter().map(|&e| super::max_or_nan([acc("dp-rmsprop", e), acc("dp-adam", e)]) - acc("dp-sgd", e)).collect();
     let ahead = leads.iter().all(|&l| l > 0.0);
     let most_at_smallest = leads[2] >= leads[0] && leads[2] >= leads[1];
     let edge_cells: Vec<&Cell> = cells.iter().filter(|c| c.at_edge).collect();
@@ -267,10 +267,11 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     );
     for c in &cells {
         md += &format!(
-            "| {} | {} | {:.3} | {} | {}..{}{}{} | {:.4} | {:.4} | {:.4} |\n",
+            "| {} | {} | {} | {} | {}..{}{}{} | {:.4} | {:.4} | {:.4} |\n",
             c.epsilon,
             c.method.name(),
-            c.sigma,
+            // rounded down: re-accounting the printed sigma gives an epsilon at least the run's
+            super::report::decimals_down(c.sigma, 3),
             fmt_rate(c.learning_rate),
             fmt_rate(c.searched.0),
             fmt_rate(c.searched.1),

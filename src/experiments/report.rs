@@ -114,8 +114,9 @@ pub fn settings_block(experiment: &str, options: &Options, delta: &str, repetiti
 
 /// `x` printed with `decimals` decimals, rounded **up** (an upper bound printed in a table stays an
 /// upper bound): the exact binary value's decimal expansion, cut after `decimals` digits and
-/// raised by one unit of the last digit when anything non-zero was cut. Non-finite and negative
-/// values print as `{x}` (no privacy number here is negative).
+/// raised by one unit of the last digit when anything non-zero was cut. NaN (a missing or
+/// diverged number) prints as "n/a"; infinite and negative values print as `{x}` (no privacy
+/// number here is negative).
 pub(crate) fn decimals_up(x: f64, decimals: usize) -> String {
     directed_decimals(x, decimals, true)
 }
@@ -127,6 +128,9 @@ pub(crate) fn decimals_down(x: f64, decimals: usize) -> String {
 }
 
 fn directed_decimals(x: f64, decimals: usize, up: bool) -> String {
+    if x.is_nan() {
+        return "n/a".to_string();
+    }
     if !x.is_finite() || x < 0.0 {
         return format!("{x}");
     }
