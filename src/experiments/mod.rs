@@ -8,6 +8,7 @@ pub mod adaptive_noise;
 pub mod dp2;
 pub mod dpagd;
 pub mod fit;
+mod json;
 pub mod l1;
 pub mod plot;
 pub mod privacy_table;
@@ -33,16 +34,24 @@ pub const NAMES_CONSTRAINT: &str = "one of: privacy, adaptive-noise, dpagd, dp2,
 /// `InvalidParameter` for an unknown name; the experiment's algorithm or I/O errors.
 pub fn run_named(name: &str, options: &Options, out: &Path) -> Result<Outcome> {
     let start = std::time::Instant::now();
-    let (name, written) = match name {
-        "privacy" => ("privacy", privacy_table::run(options, out)?.written),
-        "adaptive-noise" => ("adaptive-noise", adaptive_noise::run(options, out)?.written),
-        "dpagd" => ("dpagd", dpagd::run(options, out)?.written),
-        "dp2" => ("dp2", dp2::run(options, out)?.written),
-        "l1" => ("l1", l1::run(options, out)?.written),
-        "sparse" => ("sparse", sparse::run(options, out)?.written),
+    // each report, with its verdicts and headline numbers as JSON (`reproduce --json`)
+    macro_rules! with_json {
+        ($name:literal, $module:ident) => {{
+            let r = $module::run(options, out)?;
+            let data = json::$module(&r);
+            ($name, r.written, data)
+        }};
+    }
+    let (name, written, data) = match name {
+        "privacy" => with_json!("privacy", privacy_table),
+        "adaptive-noise" => with_json!("adaptive-noise", adaptive_noise),
+        "dpagd" => with_json!("dpagd", dpagd),
+        "dp2" => with_json!("dp2", dp2),
+        "l1" => with_json!("l1", l1),
+        "sparse" => with_json!("sparse", sparse),
         other => return Err(Error::invalid("experiment", other, NAMES_CONSTRAINT)),
     };
-    Ok(written.outcome(name, start.elapsed().as_secs_f64()))
+    Ok(written.outcome(name, start.elapsed().as_secs_f64(), data))
 }
 
 /// Test accuracy `(epoch, accuracy)` at the start of each epoch after the first (epoch 0 is the
@@ -141,6 +150,30 @@ pub(crate) fn median_curve<T>(results: &[T], curve: impl Fn(&T) -> &[(f64, f64)]
             (first[i].0, median(&mut v))
         })
         .collect()
+}
+
+/// The certified lower bound on ε at the run's δ of `run`'s own privacy events (their worst-case
+/// neighbouring pair, by [`crate::audit::accountant::audit_claim`]: the true ε of what ran is at
+/// least this), the "privacy audited" column beside the accountant's upper bound; NaN for a run
+/// without a privacy claim.
+///
+/// # Errors
+/// The audit's errors; `Numerical` if the lower bound exceeds the run's reported ε (the
+/// accountant would under-report).
+pub(crate) fn audited_epsilon(run: &crate::optim::Run) -> Result<f64> {
+    let (Some(event), Some(neighbouring), Some(epsilon), Some(delta)) =
+        (run.events.as_event(), run.neighbouring, run.privacy.epsilon, run.privacy.delta)
+    else {
+        return Ok(f64::NAN);
+    };
+    let lower = crate::audit::accountant::audit_claim(&event, epsilon, delta, neighbouring)?.lower;
+    if lower > epsilon {
+        return Err(Error::Numerical {
+            what: "audited epsilon",
+            reason: format!("the certified lower bound {lower} exceeds the reported epsilon {epsilon}"),
+        });
+    }
+    Ok(lower)
 }
 
 /// `v` to 4 significant digits, written shortest (step sizes on a grid extended by √10 factors

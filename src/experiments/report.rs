@@ -256,9 +256,10 @@ impl Written {
         Ok(Written { summary, markdown, files })
     }
 
-    /// The [`Outcome`] of experiment `name`, which took `seconds`.
-    pub fn outcome(self, name: &'static str, seconds: f64) -> Outcome {
-        Outcome { name, markdown: self.markdown, summary: self.summary, files: self.files, seconds }
+    /// The [`Outcome`] of experiment `name`, which took `seconds`, with its verdicts and headline
+    /// numbers `data` as JSON.
+    pub fn outcome(self, name: &'static str, seconds: f64, data: serde_json::Value) -> Outcome {
+        Outcome { name, markdown: self.markdown, summary: self.summary, files: self.files, seconds, data }
     }
 }
 
@@ -276,6 +277,25 @@ pub struct Outcome {
     /// Wall-clock seconds (printed on stderr only: the reports and stdout are the same for the same
     /// seed, byte for byte).
     pub seconds: f64,
+    /// The verdict(s) and the headline numbers the report's tables print, unrounded (NaN as
+    /// `null`): what `reproduce --json` prints for this experiment, with [`Outcome::to_json`].
+    pub data: serde_json::Value,
+}
+
+impl Outcome {
+    /// This experiment's object in `reproduce --json`: `name`, `summary`, `files` (as written),
+    /// then [`Outcome::data`]'s fields.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({
+            "name": self.name,
+            "summary": self.summary,
+            "files": self.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        });
+        if let (Some(obj), Some(data)) = (v.as_object_mut(), self.data.as_object()) {
+            obj.extend(data.iter().map(|(k, x)| (k.clone(), x.clone())));
+        }
+        v
+    }
 }
 
 /// Writes `<out>/index.md`, linking every report, plot and CSV of `outcomes` (paths relative to
