@@ -79,7 +79,13 @@ fn reproduce_l1_quick_writes_slopes_claims_tables_and_plots() {
             let num = |i: usize| row[i].trim_end_matches(" **edge**").parse::<f64>().expect("a number");
             // the swept variable prints exactly: n = 16384 as "16384" (4 significant digits
             // printed "16380"), d likewise
-            let swept = if heading.starts_with("#### (a)") { Some(&row[2]) } else if heading.starts_with("#### (b)") { Some(&row[1]) } else { None };
+            let swept = if heading.starts_with("#### (a)") {
+                Some(&row[2])
+            } else if heading.starts_with("#### (b)") {
+                Some(&row[1])
+            } else {
+                None
+            };
             if let Some(whole) = swept {
                 assert_eq!(&row[0], whole, "swept value printed inexactly: {row:?}");
             }

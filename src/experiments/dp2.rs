@@ -119,7 +119,7 @@ pub struct Row {
     pub sigma: f64,
     /// ε reported by the accountant.
     pub epsilon: f64,
-    /// The certified lower bound on the run's ε ([`super::audited_epsilon`]; the reported
+    /// The certified lower bound on the run's ε ([`crate::audit::accountant::audit_claim`] of its events; the reported
     /// seeds share their events, so the first's).
     pub epsilon_audited: f64,
     /// Medians over seeds.

@@ -84,7 +84,7 @@ pub struct Cell {
     pub sigma: f64,
     /// The accountant's ε of the reported runs (the largest).
     pub epsilon_accounted: f64,
-    /// The certified lower bound on their ε ([`super::audited_epsilon`]; the reported seeds
+    /// The certified lower bound on their ε ([`crate::audit::accountant::audit_claim`] of its events; the reported seeds
     /// share their events, so the first's).
     pub epsilon_audited: f64,
     /// The chosen step size.
@@ -230,8 +230,10 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     let acc = |m: &str, e: f64| {
         cells.iter().find(|c| c.method.name() == m && c.epsilon == e).map(|c| c.test_accuracy).unwrap_or(f64::NAN)
     };
-    let leads: Vec<f64> =
-        EPSILONS.iter().map(|&e| super::max_or_nan([acc("dp-rmsprop", e), acc("dp-adam", e)]) - acc("dp-sgd", e)).collect();
+    let leads: Vec<f64> = EPSILONS
+        .iter()
+        .map(|&e| super::max_or_nan([acc("dp-rmsprop", e), acc("dp-adam", e)]) - acc("dp-sgd", e))
+        .collect();
     let ahead = leads.iter().all(|&l| l > 0.0);
     let most_at_smallest = leads[2] >= leads[0] && leads[2] >= leads[1];
     let edge_cells: Vec<&Cell> = cells.iter().filter(|c| c.at_edge).collect();

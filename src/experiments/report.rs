@@ -380,4 +380,22 @@ mod tests {
             x *= 1.37;
         }
     }
+
+    /// Why σ prints rounded down: ε falls as σ grows, so re-accounting a σ printed rounded down
+    /// gives an ε at least the run's, while rounding to nearest can round σ up and re-account to
+    /// a smaller ε (σ = 1.6538270 prints "1.654" with `{:.3}`).
+    #[test]
+    fn a_sigma_printed_rounded_down_reaccounts_to_at_least_the_runs_epsilon() {
+        use crate::accounting::{Accountant, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
+        let epsilon = |sigma: f64| {
+            let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
+            acc.compose(&dp_sgd_event(sigma, SamplingScheme::Poisson { q: 0.01 }, 1000).unwrap(), 1).unwrap();
+            acc.epsilon_upper(1e-5).unwrap()
+        };
+        let sigma = 1.6538270;
+        let (down, nearest) = (decimals_down(sigma, 3), format!("{sigma:.3}"));
+        assert_eq!((down.as_str(), nearest.as_str()), ("1.653", "1.654"));
+        assert!(epsilon(down.parse().unwrap()) >= epsilon(sigma));
+        assert!(epsilon(nearest.parse().unwrap()) < epsilon(sigma));
+    }
 }

@@ -279,7 +279,7 @@ pub(crate) fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
         v["epsilon_just_below"] = json!(c.epsilon_just_below);
         return Ok(format!("{v}\n"));
     }
-    let floor = if pld { "" } else { " (its order grid's floor, below which only the total-variation bound's 0 meets it)" };
+    let floor = if pld { "" } else { " (its order grid's floor; only the total-variation bound's 0 is lower)" };
     let jump = c.epsilon_just_below.map_or(String::new(), |below| {
         format!(
             "  NOT within 0.1 % of the target (within_tolerance: false): the accountant's bound jumps from {} just \

@@ -55,7 +55,8 @@ fn e3_row(epsilon: f64, data: &Dataset, seeds: Seeds) -> Result<ExactRow> {
         losses.push(loss(&p, &pmf(&corrected, &neighbour)?));
         losses_printed.push(loss(&q, &pmf(&printed, &neighbour)?));
     }
-    let (worst, worst_printed) = (crate::experiments::max_or_nan(losses), crate::experiments::max_or_nan(losses_printed));
+    let (worst, worst_printed) =
+        (crate::experiments::max_or_nan(losses), crate::experiments::max_or_nan(losses_printed));
     let (_, _, _, scores) = corrected.scores(data, Loss::Absolute)?;
     let best = crate::experiments::min_or_nan(scores.iter().copied());
     let excess = |pmf: &[f64]| pmf.iter().zip(&scores).map(|(pi, f)| pi * (f - best)).sum();
