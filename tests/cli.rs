@@ -92,6 +92,42 @@ fn cli_calibrate_never_overshoots_and_reports_json() {
     assert_eq!(w["epsilon"].as_f64().unwrap(), eps, "sigma {s} calibrate {v} account {w}");
 }
 
+/// The PLD's certified ε is +∞ below some σ at a tiny δ (its discretisation's tail mass exceeds
+/// δ): calibrating there used to exit 0 with σ = 57320 at δ = 1e-30 (RDP meets ε* = 1 at
+/// σ ≈ 11.3: ~5000× too much noise), claiming "the smallest sigma" after a "jump from inf". It
+/// is now one `error:` line naming the cause and the RDP accountant, which does calibrate
+/// (σ < 12, re-accounted by `account` to ε ≤ 1). At δ = 1e-300 (infinite for every σ ≤ 1e8)
+/// the error names the same cause instead of "target not met".
+#[test]
+fn cli_calibrate_pld_at_a_tiny_delta_is_an_error_naming_the_floor() {
+    for delta in ["1e-30", "1e-300"] {
+        let args = ["calibrate", "--target-epsilon", "1", "--delta", delta, "--steps", "1", "--q", "1"];
+        assert_refused(&[&args[..], &["--accountant", "pld"]].concat(), &["infinite", "--accountant rdp"]);
+        let v = json(&[&args[..], &["--json"]].concat());
+        let (sigma, eps) = (v["sigma"].as_f64().unwrap(), v["epsilon"].as_f64().unwrap());
+        assert!(sigma < 40.0 && (0.999..=1.0).contains(&eps) && v["within_tolerance"] == true, "{v}");
+        assert!(v["epsilon_just_below"].is_null(), "{v}");
+    }
+}
+
+/// A total-variation jump (ε* = 1e-4: the RDP bound cannot go below ~3.5e-3 on its grid, then
+/// the TV bound gives 0): exit 0, `within_tolerance` false, `epsilon_just_below` the finite ε
+/// above the target, and the human output says plainly it is not within tolerance.
+#[test]
+fn cli_calibrate_tv_jump_reports_why_it_is_not_within_tolerance() {
+    let args = ["calibrate", "--target-epsilon", "1e-4", "--delta", "1e-5", "--steps", "1", "--q", "1"];
+    let v = json(&[&args[..], &["--json"]].concat());
+    let below = v["epsilon_just_below"].as_f64().expect("a number, not null");
+    assert!(below.is_finite() && below > 1e-4, "{v}");
+    assert!(v["epsilon"].as_f64().unwrap() <= 1e-4 && v["within_tolerance"] == false, "{v}");
+    let o = dpref(&args);
+    assert_eq!(o.status.code(), Some(0));
+    let text = common::cli::stdout(&o);
+    assert!(text.contains("NOT within 0.1 % of the target") && text.contains("jumps from"), "{text}");
+    let help = common::cli::stdout(&dpref(&["calibrate", "--help"]));
+    assert!(help.contains("within_tolerance") && help.contains("epsilon_just_below"), "{help}");
+}
+
 #[test]
 fn cli_bad_input_exits_2_with_one_error_line() {
     let base = ["--steps", "100", "--delta", "1e-5"];

@@ -94,6 +94,55 @@ fn reproduce_privacy_records_its_settings_and_the_index_links_it() {
     let index = std::fs::read_to_string(dir.join("index.md")).expect("index.md");
     assert!(index.contains("[privacy.md](privacy.md)"), "{index}");
     assert!(!index.contains("stale.md"), "{index}");
+    // the "privacy audited" column: a certified lower bound (rounded down) at most the RDP upper
+    // bound (rounded up) beside it, and not trivially 0 on the rows with a claim (a broken audit
+    // printing 0 fails)
+    let rows: Vec<Vec<&str>> = md
+        .lines()
+        .skip_while(|l| !l.starts_with("| setting | q |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert!(rows.len() >= 7, "{md}");
+    for row in &rows {
+        let improved: f64 = row[7].split(' ').next().unwrap().parse().expect("RDP improved");
+        let audited: f64 = row[8].parse().expect("audited");
+        assert!(0.0 <= audited && audited <= improved, "{row:?}");
+        assert!(row[5] == "-" || 0.5 * improved < audited, "{row:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `reproduce --json` (shared/CLI.md: every subcommand): stdout is exactly one JSON object, per
+/// experiment its name, files written (which exist), verdicts and the table's numbers unrounded
+/// (the audited lower bound ≤ the accountant's upper bound in every row); the report is still
+/// written, and progress stays on stderr.
+#[test]
+fn reproduce_json_prints_one_object_with_verdicts_files_and_numbers() {
+    let dir = fresh_dir("reports-json");
+    let o = dpref(&["reproduce", "privacy", "--seed", "7", "--out", dir.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is one JSON object");
+    assert_eq!((v["seed"].as_u64(), v["quick"].as_bool()), (Some(7), Some(false)), "{v}");
+    let experiments = v["experiments"].as_array().expect("experiments");
+    assert_eq!(experiments.len(), 1, "{v}");
+    let e = &experiments[0];
+    assert_eq!(e["name"], "privacy");
+    for f in e["files"].as_array().expect("files") {
+        assert!(std::path::Path::new(f.as_str().unwrap()).exists(), "{f}");
+    }
+    let verdicts = e["verdicts"].as_array().expect("verdicts");
+    assert!(!verdicts.is_empty() && verdicts.iter().all(|x| x["reproduced"].is_boolean()), "{e}");
+    let reproduced = verdicts.iter().filter(|x| x["reproduced"] == true).count();
+    assert!(e["summary"].as_str().unwrap().starts_with(&format!("{reproduced} of {}", verdicts.len())), "{e}");
+    for row in e["rows"].as_array().expect("rows") {
+        let (lower, upper) = (row["epsilon_audited"].as_f64().unwrap(), row["epsilon_improved"].as_f64().unwrap());
+        assert!(0.0 <= lower && lower <= upper, "{row}");
+        assert!(row["setting"]["claimed_epsilon"].is_null() || 0.5 * upper < lower, "{row}");
+    }
+    assert!(dir.join("privacy.md").exists() && dir.join("index.md").exists());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("[privacy"), "no progress line on stderr");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -188,13 +237,21 @@ fn the_index_links_every_file_of_the_run() {
     files.extend(write_figure(&dir, "fig", &synthetic_figure()).unwrap());
     report::write(&files[0], "## fig\n").unwrap();
     let outcomes = vec![
-        Outcome { name: "fig", markdown: String::new(), summary: "REPRODUCED".into(), files, seconds: 1.5 },
+        Outcome {
+            name: "fig",
+            markdown: String::new(),
+            summary: "REPRODUCED".into(),
+            files,
+            seconds: 1.5,
+            data: serde_json::Value::Null,
+        },
         Outcome {
             name: "table",
             markdown: String::new(),
             summary: "1 of 1".into(),
             files: vec![dir.join("table.md")],
             seconds: 0.1,
+            data: serde_json::Value::Null,
         },
     ];
     let index = write_index(&dir, &options, &outcomes).unwrap();

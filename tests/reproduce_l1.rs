@@ -77,6 +77,18 @@ fn reproduce_l1_quick_writes_slopes_claims_tables_and_plots() {
     {
         for row in table_rows(md, heading) {
             let num = |i: usize| row[i].trim_end_matches(" **edge**").parse::<f64>().expect("a number");
+            // the swept variable prints exactly: n = 16384 as "16384" (4 significant digits
+            // printed "16380"), d likewise
+            let swept = if heading.starts_with("#### (a)") {
+                Some(&row[2])
+            } else if heading.starts_with("#### (b)") {
+                Some(&row[1])
+            } else {
+                None
+            };
+            if let Some(whole) = swept {
+                assert_eq!(&row[0], whole, "swept value printed inexactly: {row:?}");
+            }
             let (epsilon, md_excess, fw_excess, ledger) = (num(3), num(4), num(7), num(10));
             assert!(md_excess > 0.0 && fw_excess > 0.0, "{row:?}");
             assert!((ledger - epsilon).abs() <= 1e-3 * epsilon.max(1.0), "ledger epsilon {ledger} vs target {epsilon}");

@@ -37,7 +37,9 @@ pub struct Calibration {
     pub epsilon: f64,
     /// `None` when ε is within `rtol` of the target. Otherwise the accountant's bound jumps at σ
     /// (adjacent floats bracket it): this is ε at the largest σ′ < σ evaluated, which is above
-    /// the target, so no σ gives an ε within `rtol` and σ is still the smallest that meets it.
+    /// the target (and always finite: an infinite ε there is an error, see
+    /// [`calibrate_noise_multiplier_pld`]), so no σ gives an ε within `rtol` and σ is still the
+    /// smallest that meets it.
     /// (The RDP bound has a floor of about ln(1/δ)/(α_max − 1) on its grid, below which only the
     /// total-variation bound's ε = 0 meets a target.)
     pub epsilon_just_below: Option<f64>,
@@ -92,15 +94,22 @@ pub fn calibrate_noise_multiplier(
     rtol: f64,
     make_event: impl Fn(f64) -> Result<DpEvent>,
 ) -> Result<Calibration> {
-    calibrate_by(target_epsilon, delta, rtol, |sigma| settings.epsilon(&make_event(sigma)?, delta))
+    calibrate_by(target_epsilon, delta, rtol, RDP_INFINITE, |sigma| settings.epsilon(&make_event(sigma)?, delta))
 }
 
 /// [`calibrate_noise_multiplier`] by the PLD accountant's **upper** end (the certified bracket's
 /// upper bound, so the returned σ never overshoots the target); `order` is `None`.
 ///
+/// At a tiny δ the PLD's certified upper end is +∞ below some σ (the discretisation's truncated
+/// tail mass, counted in δ, exceeds δ): not a property of the Gaussian mechanism, whose ε is
+/// finite at every σ > 0 and δ > 0. The bound then "jumps" from ∞ to the target at a σ that
+/// may be thousands of times too large (ε* = 1, δ = 1e-30, T = 1, q = 1: σ = 57320 where RDP
+/// meets the target at σ ≈ 12), so that case is an error, never a "smallest σ".
+///
 /// # Errors
 /// As [`calibrate_noise_multiplier`], with the PLD accountant's errors (e.g. `Unsupported` for
-/// sampling without replacement).
+/// sampling without replacement); `Numerical` naming the PLD's δ floor (and suggesting the RDP
+/// accountant) when ε is infinite just below the σ found, or at every σ ≤ 1e8.
 pub fn calibrate_noise_multiplier_pld(
     target_epsilon: f64,
     delta: f64,
@@ -109,19 +118,29 @@ pub fn calibrate_noise_multiplier_pld(
     rtol: f64,
     make_event: impl Fn(f64) -> Result<DpEvent>,
 ) -> Result<Calibration> {
-    calibrate_by(target_epsilon, delta, rtol, |sigma| {
+    calibrate_by(target_epsilon, delta, rtol, PLD_FLOOR, |sigma| {
         let mut acc = super::pld::PldAccountant::with_settings(neighbouring, settings)?;
         acc.compose(&make_event(sigma)?, 1)?;
         Ok(super::conversion::EpsilonBound { epsilon: acc.epsilon(delta)?.upper, order: None })
     })
 }
 
+/// Why the PLD's ε can be infinite where the mechanism's is not.
+const PLD_FLOOR: &str = "the PLD accountant's certified epsilon is infinite there because its discretisation's \
+                          truncated tail mass exceeds delta (a floor of the accountant, not of the mechanism); \
+                          use the RDP accountant (--accountant rdp) for a delta this small";
+
+/// Why an RDP ε could be infinite (it is finite for Gaussian events at every σ > 0).
+const RDP_INFINITE: &str = "the RDP accountant's epsilon is infinite there";
+
 /// The search shared by both accountants: `epsilon_at(σ)` is an upper bound on ε at δ for the
-/// event with multiplier σ.
+/// event with multiplier σ; `infinite_because` says why that bound can be +∞ (the error when it
+/// is, just below the σ found or at every σ searched).
 fn calibrate_by(
     target_epsilon: f64,
     delta: f64,
     rtol: f64,
+    infinite_because: &str,
     epsilon_at: impl Fn(f64) -> Result<super::conversion::EpsilonBound>,
 ) -> Result<Calibration> {
     check::positive("target-epsilon", target_epsilon)?;
@@ -147,7 +166,12 @@ fn calibrate_by(
     while g(hi)? > 0.0 {
         (lo, hi) = (hi, hi * 2.0);
         if hi > 1e8 {
-            return Err(Error::Numerical { what: "calibration", reason: "target not met for sigma <= 1e8".into() });
+            let reason = if eps_of(lo)?.epsilon.is_finite() {
+                "target not met for sigma <= 1e8".to_string()
+            } else {
+                format!("target not met for sigma <= 1e8: epsilon is infinite at sigma = {lo}; {infinite_because}")
+            };
+            return Err(Error::Numerical { what: "calibration", reason });
         }
     }
     while g(lo)? <= 0.0 {
@@ -166,6 +190,20 @@ fn calibrate_by(
     debug_assert!(best.epsilon <= target_epsilon, "invariant: calibrated epsilon within target");
     let epsilon_just_below =
         if best.epsilon >= (1.0 - rtol) * target_epsilon { None } else { Some(eps_of(b.lo)?.epsilon) };
+    if let Some(below) = epsilon_just_below
+        && !below.is_finite()
+    {
+        // Not a jump of the mechanism's privacy: the σ found is no "smallest σ" and may be far
+        // too large; refuse rather than return it.
+        return Err(Error::Numerical {
+            what: "calibration",
+            reason: format!(
+                "epsilon is infinite just below sigma = {} (at sigma = {}), so that sigma is not the smallest that meets \
+                 the target; {infinite_because}",
+                b.hi, b.lo
+            ),
+        });
+    }
     Ok(Calibration {
         noise_multiplier: b.hi,
         epsilon: best.epsilon,

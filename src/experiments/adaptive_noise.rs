@@ -302,10 +302,8 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     let mut beats = true;
     let mut gaps = Vec::new();
     for &e in &EPSILONS {
-        let best_iso = [Method::DpSgd, Method::PasanIdentity, Method::PaganIdentity]
-            .iter()
-            .map(|&m| get(m, e))
-            .fold(f64::INFINITY, f64::min);
+        let best_iso =
+            super::min_or_nan([Method::DpSgd, Method::PasanIdentity, Method::PaganIdentity].iter().map(|&m| get(m, e)));
         beats &= get(Method::PaganAdapted, e) < best_iso;
         gaps.push(get(Method::PaganAdapted, e) - ada);
     }
@@ -406,7 +404,7 @@ pub fn run(options: &Options, out: &Path) -> Result<Report> {
     Ok(Report { cells, loss_at_x_star, steps, runs, verdict, written })
 }
 
-/// The least and the greatest of `v`.
+/// The least and the greatest of `v` (NaN when `v` holds a NaN or is empty).
 fn min_max(v: &[f64]) -> (f64, f64) {
-    v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)))
+    (super::min_or_nan(v.iter().copied()), super::max_or_nan(v.iter().copied()))
 }

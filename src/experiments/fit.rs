@@ -145,7 +145,15 @@ impl Claim {
     pub fn slope(label: &str, what: &str, slope: &Slope, (lo, hi): (f64, f64), tolerance: f64) -> Claim {
         let (lo, hi) = (lo.min(hi) - tolerance, lo.max(hi) + tolerance);
         let observed = slope.meets(lo, hi);
-        Claim::new(label, observed, format!("{what}, predicted slope in [{lo:.3}, {hi:.3}]; fitted {}", slope.show()))
+        // an interval meeting the range is weaker than the estimate inside it: say which held
+        let estimate_outside = observed && !(lo..=hi).contains(&slope.estimate);
+        let caveat =
+            if estimate_outside { " (the estimate lies outside the range; only its interval meets it)" } else { "" };
+        Claim::new(
+            label,
+            observed,
+            format!("{what}, predicted slope in [{lo:.3}, {hi:.3}]; fitted {}{caveat}", slope.show()),
+        )
     }
 
     /// A claim with its own test: `detail` says what was measured.
@@ -162,6 +170,21 @@ impl Claim {
 mod tests {
     use super::*;
     use crate::rng::{Seeds, Stream};
+
+    /// A slope claim passes when its interval meets the range, and then says when the estimate
+    /// itself lies outside it (l1's "(c) MD vs epsilon" fitted -0.899 against [-1.1, -0.9]).
+    #[test]
+    fn a_slope_claim_says_when_only_its_interval_meets_the_range() {
+        let outside = Slope { estimate: -0.899, interval: (-0.95, -0.85) };
+        let inside = Slope { estimate: -1.0, interval: (-1.05, -0.95) };
+        let far = Slope { estimate: -0.5, interval: (-0.6, -0.4) };
+        let c = Claim::slope("x", "w", &outside, (-1.0, -1.0), 0.1);
+        assert!(c.observed && c.line.contains("only its interval meets it"), "{}", c.line);
+        let c = Claim::slope("x", "w", &inside, (-1.0, -1.0), 0.1);
+        assert!(c.observed && !c.line.contains("only its interval"), "{}", c.line);
+        let c = Claim::slope("x", "w", &far, (-1.0, -1.0), 0.1);
+        assert!(!c.observed && !c.line.contains("only its interval"), "{}", c.line);
+    }
 
     #[test]
     fn ols_recovers_an_exact_slope() {

@@ -290,7 +290,7 @@ fn run_point(x: f64, n: usize, d: usize, epsilon: f64, tune_seeds: usize, seeds_
             excess: runs.iter().map(|r| r.1.0).collect(),
             phases_t: fw_t,
             batch_b: fw_batch(n, fw_t),
-            epsilon: runs.iter().map(|r| r.1.1).fold(0.0, f64::max),
+            epsilon: super::max_or_nan(runs.iter().map(|r| r.1.1)),
         },
     })
 }
@@ -317,15 +317,17 @@ fn table(title: &str, var: &str, points: &[Point]) -> String {
     );
     for p in points {
         md += &format!(
-            "| {} | {} | {} | {} | {:.4e} | {}{} | {:.3} | {:.4e} | {} ({}) | {} | {} |\n",
-            super::short(p.x),
+            "| {} | {} | {} | {} | {:.4e} | {}{} | {} | {:.4e} | {} ({}) | {} | {} |\n",
+            // exact: the swept variable is a whole n or d, or an epsilon from the grid
+            p.x,
             p.n,
             p.d,
             p.epsilon,
             mean(&p.md.excess),
             super::short(p.md.eta),
             if p.md.eta_at_edge { " **edge**" } else { "" },
-            p.md.sigma,
+            // rounded down: re-accounting the printed sigma gives an epsilon at least the run's
+            super::report::decimals_down(p.md.sigma, 3),
             mean(&p.fw.excess),
             p.fw.phases_t,
             (1u64 << (p.fw.phases_t + 1)) - 2,

@@ -8,6 +8,7 @@ pub mod adaptive_noise;
 pub mod dp2;
 pub mod dpagd;
 pub mod fit;
+mod json;
 pub mod l1;
 pub mod plot;
 pub mod privacy_table;
@@ -33,19 +34,26 @@ pub const NAMES_CONSTRAINT: &str = "one of: privacy, adaptive-noise, dpagd, dp2,
 /// `InvalidParameter` for an unknown name; the experiment's algorithm or I/O errors.
 pub fn run_named(name: &str, options: &Options, out: &Path) -> Result<Outcome> {
     let start = std::time::Instant::now();
-    let (name, written) = match name {
-        "privacy" => ("privacy", privacy_table::run(options, out)?.written),
-        "adaptive-noise" => ("adaptive-noise", adaptive_noise::run(options, out)?.written),
-        "dpagd" => ("dpagd", dpagd::run(options, out)?.written),
-        "dp2" => ("dp2", dp2::run(options, out)?.written),
-        "l1" => ("l1", l1::run(options, out)?.written),
-        "sparse" => ("sparse", sparse::run(options, out)?.written),
+    // each report, with its verdicts and headline numbers as JSON (`reproduce --json`)
+    macro_rules! with_json {
+        ($name:literal, $module:ident) => {{
+            let r = $module::run(options, out)?;
+            let data = json::$module(&r);
+            ($name, r.written, data)
+        }};
+    }
+    let (name, written, data) = match name {
+        "privacy" => with_json!("privacy", privacy_table),
+        "adaptive-noise" => with_json!("adaptive-noise", adaptive_noise),
+        "dpagd" => with_json!("dpagd", dpagd),
+        "dp2" => with_json!("dp2", dp2),
+        "l1" => with_json!("l1", l1),
+        "sparse" => with_json!("sparse", sparse),
         other => return Err(Error::invalid("experiment", other, NAMES_CONSTRAINT)),
     };
-    Ok(written.outcome(name, start.elapsed().as_secs_f64()))
+    Ok(written.outcome(name, start.elapsed().as_secs_f64(), data))
 }
 
-/// The median of `v` (sorted in place; the mean of the two middle values for even lengths).
 /// Test accuracy `(epoch, accuracy)` at the start of each epoch after the first (epoch 0 is the
 /// initialisation, which every method shares), `accuracy` evaluating an iterate.
 pub(crate) struct EpochCurve<F> {
@@ -81,10 +89,45 @@ impl<F: FnMut(&[f64]) -> f64> crate::optim::Observer for EpochCurve<F> {
     }
 }
 
+/// The median of `v` (sorted in place; the mean of the two middle values for even lengths);
+/// NaN when `v` holds a NaN (a diverged run is not sorted out of sight: the median, and any
+/// verdict comparing it, fails) or is empty.
 pub(crate) fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() || v.iter().any(|x| x.is_nan()) {
+        return f64::NAN;
+    }
     v.sort_by(f64::total_cmp);
     let m = v.len() / 2;
     if v.len() % 2 == 1 { v[m] } else { 0.5 * (v[m - 1] + v[m]) }
+}
+
+/// The largest of `values`; NaN when any value is NaN or there is none. Unlike
+/// `fold(0.0, f64::max)` (which skips a NaN and turns "none" into 0), a missing or diverged
+/// number never prints as a number, and a comparison against it fails.
+pub(crate) fn max_or_nan(values: impl IntoIterator<Item = f64>) -> f64 {
+    extreme_or_nan(values, f64::max)
+}
+
+/// The smallest of `values`; NaN when any value is NaN or there is none (as [`max_or_nan`]).
+pub(crate) fn min_or_nan(values: impl IntoIterator<Item = f64>) -> f64 {
+    extreme_or_nan(values, f64::min)
+}
+
+/// The largest ε of some runs, NaN when a run reports none ([`max_or_nan`] of `epsilons`, a
+/// missing one read as NaN; the table then prints "n/a").
+pub(crate) fn worst_epsilon(epsilons: impl IntoIterator<Item = Option<f64>>) -> f64 {
+    max_or_nan(epsilons.into_iter().map(|e| e.unwrap_or(f64::NAN)))
+}
+
+fn extreme_or_nan(values: impl IntoIterator<Item = f64>, pick: fn(f64, f64) -> f64) -> f64 {
+    let mut extreme: Option<f64> = None;
+    for v in values {
+        if v.is_nan() {
+            return f64::NAN;
+        }
+        extreme = Some(extreme.map_or(v, |e| pick(e, v)));
+    }
+    extreme.unwrap_or(f64::NAN)
 }
 
 /// The median of `score(r)` over the runs `r = 0..runs` (scored in parallel): a step size's
@@ -107,6 +150,30 @@ pub(crate) fn median_curve<T>(results: &[T], curve: impl Fn(&T) -> &[(f64, f64)]
             (first[i].0, median(&mut v))
         })
         .collect()
+}
+
+/// The certified lower bound on ε at the run's δ of `run`'s own privacy events (their worst-case
+/// neighbouring pair, by [`crate::audit::accountant::audit_claim`]: the true ε of what ran is at
+/// least this), the "privacy audited" column beside the accountant's upper bound; NaN for a run
+/// without a privacy claim.
+///
+/// # Errors
+/// The audit's errors; `Numerical` if the lower bound exceeds the run's reported ε (the
+/// accountant would under-report).
+pub(crate) fn audited_epsilon(run: &crate::optim::Run) -> Result<f64> {
+    let (Some(event), Some(neighbouring), Some(epsilon), Some(delta)) =
+        (run.events.as_event(), run.neighbouring, run.privacy.epsilon, run.privacy.delta)
+    else {
+        return Ok(f64::NAN);
+    };
+    let lower = crate::audit::accountant::audit_claim(&event, epsilon, delta, neighbouring)?.lower;
+    if lower > epsilon {
+        return Err(Error::Numerical {
+            what: "audited epsilon",
+            reason: format!("the certified lower bound {lower} exceeds the reported epsilon {epsilon}"),
+        });
+    }
+    Ok(lower)
 }
 
 /// `v` to 4 significant digits, written shortest (step sizes on a grid extended by √10 factors
@@ -154,8 +221,15 @@ pub(crate) fn tune_extending(
     let mut scored: Vec<(f64, f64)> = grid.par_iter().map(|&v| score(v).map(|s| (v, s))).collect::<Result<_>>()?;
     scored.sort_by(|a, b| a.0.total_cmp(&b.0));
     let grid_ends = (scored[0].0, scored[scored.len() - 1].0);
+    // A NaN score (a diverged tuning run) ranks last whatever its sign bit (`total_cmp` alone
+    // would put a negative NaN, which x86 arithmetic produces, first).
+    let rank = |s: f64| if s.is_nan() { f64::INFINITY } else { s };
     let best = |s: &[(f64, f64)]| {
-        s.iter().enumerate().min_by(|a, b| a.1.1.total_cmp(&b.1.1)).map(|(i, _)| i).expect("invariant: non-empty grid")
+        s.iter()
+            .enumerate()
+            .min_by(|a, b| rank(a.1.1).total_cmp(&rank(b.1.1)))
+            .map(|(i, _)| i)
+            .expect("invariant: non-empty grid")
     };
     let mut extensions = 0;
     loop {
@@ -179,6 +253,34 @@ pub(crate) fn tune_extending(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A NaN (a diverged run, a missing ε) propagates: the reductions `fold(0.0, f64::max)`,
+    /// `fold(INF, f64::min)` and a sort with NaN last returned 2, 1 and 2 here.
+    #[test]
+    fn reductions_propagate_nan_and_empty_is_nan() {
+        assert_eq!((max_or_nan([1.0, 3.0, 2.0]), min_or_nan([1.0, 3.0, 2.0])), (3.0, 1.0));
+        assert!(max_or_nan([1.0, f64::NAN, 2.0]).is_nan());
+        assert!(max_or_nan([f64::NAN, 2.0]).is_nan());
+        assert!(min_or_nan([1.0, -f64::NAN]).is_nan());
+        assert!(max_or_nan([]).is_nan() && min_or_nan([]).is_nan());
+        assert_eq!(worst_epsilon([Some(0.5), Some(0.7)]), 0.7);
+        assert!(worst_epsilon([Some(0.5), None]).is_nan());
+        assert!(worst_epsilon([None, None]).is_nan());
+        assert_eq!((median(&mut [3.0, 1.0, 2.0]), median(&mut [4.0, 1.0, 2.0, 3.0])), (2.0, 2.5));
+        assert!(median(&mut [1.0, f64::NAN, 2.0]).is_nan());
+        assert!(median(&mut [1.0, -f64::NAN, 2.0, 5.0]).is_nan());
+        assert!(median(&mut []).is_nan());
+        assert!(crate::experiments::report::decimals_up(worst_epsilon([None]), 3) == "n/a");
+    }
+
+    /// A diverged step size (NaN score, either sign bit) is never the chosen one.
+    #[test]
+    fn tuning_never_picks_a_nan_score() {
+        for nan in [f64::NAN, -f64::NAN] {
+            let t = tune_extending(&[0.5, 1.0, 2.0], 2.0, 0, |a| Ok(if a == 0.5 { nan } else { a })).unwrap();
+            assert_eq!(t.value, 1.0);
+        }
+    }
 
     #[test]
     fn tuning_extends_past_an_edge_until_the_best_is_interior() {

@@ -114,8 +114,9 @@ pub fn settings_block(experiment: &str, options: &Options, delta: &str, repetiti
 
 /// `x` printed with `decimals` decimals, rounded **up** (an upper bound printed in a table stays an
 /// upper bound): the exact binary value's decimal expansion, cut after `decimals` digits and
-/// raised by one unit of the last digit when anything non-zero was cut. Non-finite and negative
-/// values print as `{x}` (no privacy number here is negative).
+/// raised by one unit of the last digit when anything non-zero was cut. NaN (a missing or
+/// diverged number) prints as "n/a"; infinite and negative values print as `{x}` (no privacy
+/// number here is negative).
 pub(crate) fn decimals_up(x: f64, decimals: usize) -> String {
     directed_decimals(x, decimals, true)
 }
@@ -127,6 +128,9 @@ pub(crate) fn decimals_down(x: f64, decimals: usize) -> String {
 }
 
 fn directed_decimals(x: f64, decimals: usize, up: bool) -> String {
+    if x.is_nan() {
+        return "n/a".to_string();
+    }
     if !x.is_finite() || x < 0.0 {
         return format!("{x}");
     }
@@ -252,9 +256,10 @@ impl Written {
         Ok(Written { summary, markdown, files })
     }
 
-    /// The [`Outcome`] of experiment `name`, which took `seconds`.
-    pub fn outcome(self, name: &'static str, seconds: f64) -> Outcome {
-        Outcome { name, markdown: self.markdown, summary: self.summary, files: self.files, seconds }
+    /// The [`Outcome`] of experiment `name`, which took `seconds`, with its verdicts and headline
+    /// numbers `data` as JSON.
+    pub fn outcome(self, name: &'static str, seconds: f64, data: serde_json::Value) -> Outcome {
+        Outcome { name, markdown: self.markdown, summary: self.summary, files: self.files, seconds, data }
     }
 }
 
@@ -272,6 +277,25 @@ pub struct Outcome {
     /// Wall-clock seconds (printed on stderr only: the reports and stdout are the same for the same
     /// seed, byte for byte).
     pub seconds: f64,
+    /// The verdict(s) and the headline numbers the report's tables print, unrounded (NaN as
+    /// `null`): what `reproduce --json` prints for this experiment, with [`Outcome::to_json`].
+    pub data: serde_json::Value,
+}
+
+impl Outcome {
+    /// This experiment's object in `reproduce --json`: `name`, `summary`, `files` (as written),
+    /// then [`Outcome::data`]'s fields.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({
+            "name": self.name,
+            "summary": self.summary,
+            "files": self.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        });
+        if let (Some(obj), Some(data)) = (v.as_object_mut(), self.data.as_object()) {
+            obj.extend(data.iter().map(|(k, x)| (k.clone(), x.clone())));
+        }
+        v
+    }
 }
 
 /// Writes `<out>/index.md`, linking every report, plot and CSV of `outcomes` (paths relative to
@@ -355,5 +379,23 @@ mod tests {
             }
             x *= 1.37;
         }
+    }
+
+    /// Why σ prints rounded down: ε falls as σ grows, so re-accounting a σ printed rounded down
+    /// gives an ε at least the run's, while rounding to nearest can round σ up and re-account to
+    /// a smaller ε (σ = 1.6538270 prints "1.654" with `{:.3}`).
+    #[test]
+    fn a_sigma_printed_rounded_down_reaccounts_to_at_least_the_runs_epsilon() {
+        use crate::accounting::{Accountant, Neighbouring, RdpAccountant, SamplingScheme, dp_sgd_event};
+        let epsilon = |sigma: f64| {
+            let mut acc = RdpAccountant::new(Neighbouring::AddRemove);
+            acc.compose(&dp_sgd_event(sigma, SamplingScheme::Poisson { q: 0.01 }, 1000).unwrap(), 1).unwrap();
+            acc.epsilon_upper(1e-5).unwrap()
+        };
+        let sigma = 1.6538270;
+        let (down, nearest) = (decimals_down(sigma, 3), format!("{sigma:.3}"));
+        assert_eq!((down.as_str(), nearest.as_str()), ("1.653", "1.654"));
+        assert!(epsilon(down.parse().unwrap()) >= epsilon(sigma));
+        assert!(epsilon(nearest.parse().unwrap()) < epsilon(sigma));
     }
 }

@@ -279,11 +279,12 @@ pub(crate) fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
         v["epsilon_just_below"] = json!(c.epsilon_just_below);
         return Ok(format!("{v}\n"));
     }
+    let floor = if pld { "" } else { " (its order grid's floor; only the total-variation bound's 0 is lower)" };
     let jump = c.epsilon_just_below.map_or(String::new(), |below| {
         format!(
-            "  note: no sigma gives an epsilon within 0.1 % of the target: the accountant's bound jumps from {} just \
-             below this sigma to {} (it cannot go lower on its order grid until the total-variation bound gives 0); \
-             this is the smallest sigma that meets the target\n",
+            "  NOT within 0.1 % of the target (within_tolerance: false): the accountant's bound jumps from {} just \
+             below this sigma to {}{floor}, so no sigma gives an epsilon in between; this is the smallest sigma that \
+             meets the target\n",
             num(below),
             num(c.epsilon)
         )

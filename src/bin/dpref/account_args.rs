@@ -90,7 +90,10 @@ pub(crate) struct AccountArgs {
 
 #[derive(Args)]
 pub(crate) struct CalibrateArgs {
-    /// Target epsilon (> 0).
+    /// Target epsilon (> 0). The sigma returned meets it (epsilon <= target), within 0.1 % unless
+    /// the accountant's bound jumps over the target; --json then gives `"within_tolerance": false`
+    /// and `"epsilon_just_below"` (the finite epsilon just below that sigma; null when within
+    /// tolerance). An infinite epsilon just below (the PLD's floor at a tiny delta) is an error.
     #[arg(long)]
     pub(crate) target_epsilon: f64,
     #[command(flatten)]

@@ -20,11 +20,18 @@ pub(crate) struct ReproduceArgs {
     /// Seed of all randomness.
     #[arg(long, default_value_t = 0, value_parser = whole_u64)]
     pub(crate) seed: u64,
+    /// Print one JSON object instead of the tables: `experiments`, one object per experiment with
+    /// its `name`, `summary`, `files` written, verdict(s) (`verdict` or `verdicts` or `claims`) and
+    /// the numbers its tables print, unrounded (null for a missing number). The files are written
+    /// as without it.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// `dpref reproduce`: checks that `--out` is writable before computing anything, runs each
-/// experiment (progress on stderr, the report tables on stdout) and links what it wrote in
-/// `<out>/index.md` (rewritten after each experiment, so finished results stay linked).
+/// experiment (progress on stderr, the report tables on stdout, or with `--json` one JSON object
+/// at the end) and links what it wrote in `<out>/index.md` (rewritten after each experiment, so
+/// finished results stay linked).
 pub(crate) fn reproduce(args: &ReproduceArgs) -> Result<()> {
     use dpref::experiments;
     let selected: Vec<String> = if args.experiments.is_empty() {
@@ -45,12 +52,24 @@ pub(crate) fn reproduce(args: &ReproduceArgs) -> Result<()> {
         let files: Vec<String> = outcome.files.iter().map(|p| p.display().to_string()).collect();
         // A closed stdout (`| head`) is not an error: the files are still written.
         // The timing goes to stderr: stdout is the same for the same seed, byte for byte.
-        write_stdout(&format!("{}\n(written to {})\n\n", outcome.markdown, files.join(", ")))
-            .map_err(|e| Error::Io { path: "stdout".into(), message: e.to_string() })?;
+        if !args.json {
+            write_stdout(&format!("{}\n(written to {})\n\n", outcome.markdown, files.join(", ")))
+                .map_err(|e| Error::Io { path: "stdout".into(), message: e.to_string() })?;
+        }
         eprintln!("{name}: {:.1} s", outcome.seconds);
         done.push(outcome);
         experiments::write_index(&args.out, &options, &done)?;
     }
-    eprintln!("index of this run: {}", args.out.join("index.md").display());
+    let index = args.out.join("index.md");
+    eprintln!("index of this run: {}", index.display());
+    if args.json {
+        let v = serde_json::json!({
+            "quick": args.quick,
+            "seed": args.seed,
+            "index": index.display().to_string(),
+            "experiments": done.iter().map(|o| o.to_json()).collect::<Vec<_>>(),
+        });
+        write_stdout(&format!("{v}\n")).map_err(|e| Error::Io { path: "stdout".into(), message: e.to_string() })?;
+    }
     Ok(())
 }

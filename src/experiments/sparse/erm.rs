@@ -140,7 +140,8 @@ pub(super) fn run(quick: bool, root: Seeds, progress: &Progress, out: &Path) -> 
             above_lower <= BETA,
             format!(
                 "runs whose excess exceeds Thm. 5.1's explicit bound (beta = {BETA}): {above} of {runs} (Clopper-Pearson \
-                 lower bound {} at alpha = 1e-6; refuted above beta)",
+                 lower bound {} at alpha = 1e-6; refuted above beta, so observed means only not refuted: at this alpha \
+                 and {runs} runs a failure rate well above beta can pass)",
                 crate::experiments::report::decimals_down(above_lower, 3)
             ),
         ),

@@ -213,7 +213,7 @@ pub(super) fn run(quick: bool, root: Seeds, progress: &Progress, out: &Path) -> 
             .filter(|p| p.n as f64 <= t / 8.0)
             .map(|p| mean(&p.errors[m + 1]) / mean(&p.errors[m]))
             .collect();
-        let least = gains.iter().copied().fold(f64::INFINITY, f64::min);
+        let least = crate::experiments::min_or_nan(gains.iter().copied());
         claims.push(Claim::new(
             &format!("E1 {label} projection gain"),
             least > 2.0,

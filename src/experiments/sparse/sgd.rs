@@ -294,8 +294,8 @@ pub(super) fn run(quick: bool, root: Seeds, progress: &Progress) -> Result<Secti
         data += &format!("| {} | x0 = 0 (no training) | - | {:.4e} | - | - |\n", p.n, p.start_norm);
         for (m, name) in METHODS.iter().enumerate() {
             let norms: Vec<f64> = p.outcomes[m].iter().map(|o| o.grad_norm).collect();
-            let worst = norms.iter().copied().fold(0.0, f64::max);
-            let eps = p.outcomes[m].iter().filter_map(|o| o.privacy.epsilon).fold(0.0, f64::max);
+            let worst = crate::experiments::max_or_nan(norms.iter().copied());
+            let eps = crate::experiments::worst_epsilon(p.outcomes[m].iter().map(|o| o.privacy.epsilon));
             data += &format!(
                 "| {} | {name} | {} | {:.4e} | {:.4e} | {} |\n",
                 p.n,
