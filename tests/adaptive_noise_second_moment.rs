@@ -12,6 +12,8 @@ use dpref::optim::adaptive_noise::second_moment::{
 use dpref::rng::{Seeds, Stream};
 use proptest::prelude::*;
 
+mod common;
+
 // ---------------------------------------------------------------------------------------------
 // D6 and O12: Algorithm 3
 // ---------------------------------------------------------------------------------------------
@@ -43,12 +45,7 @@ fn rows(seed: u64, n: usize, scales: &[f64]) -> Dataset {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 128,
-        failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(0x616c_6733),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::strategies::fixed_seed_config(128, 0x616c_6733))]
 
     /// D6 (brute force): for random data (coordinates of very different scales, so that the
     /// truncation at ρ_t binds on some and not others), a random replace-one neighbour (the new

@@ -297,12 +297,7 @@ fn loss_case() -> impl Strategy<Value = (Loss, Vec<f64>, Vec<f64>, f64)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 512,
-        failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(0x6c6f_7373),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::strategies::fixed_seed_config(512, 0x6c6f_7373))]
 
     /// Each loss's gradient equals the central finite difference of its value, away from the
     /// kinks (absolute: |m − y| > 1e-3; hinge: |1 − ym| > 1e-3, with the mapped label), with

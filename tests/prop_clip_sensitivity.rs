@@ -29,15 +29,12 @@ use dpref::linalg::axpy;
 use proptest::collection::vec;
 use proptest::prelude::*;
 
+mod common;
+
 const U: f64 = f64::EPSILON / 2.0;
 
 fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 256,
-        failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(0x6334_636c_6970),
-        ..ProptestConfig::default()
-    }
+    common::strategies::fixed_seed_config(256, 0x6334_636c_6970)
 }
 
 /// An adversarial coordinate: magnitudes across the whole f64 range, specials included.

@@ -23,6 +23,8 @@ use dpref::geometry::{Domain, EllipsoidProjection, clip_l2, project_ellipsoid, p
 use proptest::collection::vec;
 use proptest::prelude::*;
 
+mod common;
+
 /// Relative tolerance of deterministic float comparisons (see the module doc).
 const REL: f64 = 1e-12;
 
@@ -32,12 +34,7 @@ type NormFn<'a> = &'a dyn Fn(&[f64]) -> f64;
 const KINDS: [EllipsoidProjection; 2] = [EllipsoidProjection::Radial, EllipsoidProjection::Euclidean];
 
 fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 256,
-        failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(0x6470_7265_6667),
-        ..ProptestConfig::default()
-    }
+    common::strategies::fixed_seed_config(256, 0x6470_7265_6667)
 }
 
 fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {

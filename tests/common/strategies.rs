@@ -3,6 +3,17 @@
 use dpref::accounting::{DpEvent, Neighbouring, per_example_sum_gaussian};
 use proptest::prelude::*;
 
+/// A proptest configuration with `cases` cases drawn from the fixed `seed` and no failure files:
+/// the same inputs on every run and machine.
+pub fn fixed_seed_config(cases: u32, seed: u64) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(seed),
+        ..ProptestConfig::default()
+    }
+}
+
 /// `exp(u)` for `u` uniform in `[ln lo, ln hi)`: every order of magnitude between lo and hi
 /// equally likely.
 pub fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
