@@ -264,6 +264,38 @@ fn zcdp_epsilon_is_never_a_nan_read_as_zero() {
     assert_eq!(zcdp::delta_for_epsilon(1e40, 1.0).unwrap(), 1.0);
 }
 
+/// The Gaussian's ρ = 1/(2z²) is rounded up for every positive finite z, also where z² overflows
+/// (z > 1.34e154: `(0.5/(z·z)).next_up()` read 5e-324 there, below the true 2.8e-309 at
+/// z = 1.34e154 and 5e-311 at z = 1e155) and where ρ is subnormal. Reference: ρ·z² = 1/2 checked
+/// through logarithms, ln ρ ≥ ln ½ − 2 ln z − 1e-12 (any error above 1e-12 relative fails; the
+/// overflow bug was a factor 1e13 off), and, down to the least subnormal, ρ ≥ that value. The
+/// full-batch RDP ε built on it is at least the continuous minimum 2√(ρ ln(1/δ)) computed as
+/// 2(√½/z)√ln(1/δ) without squaring z (4.80e-155 at z = 1e155; it read 1.5e-161).
+#[test]
+fn gaussian_rho_is_an_upper_bound_at_every_scale() {
+    use dpref::accounting::zcdp;
+    use dpref::bounds::dpagd::{rdp_epsilon_full_batch_continuous, rdp_epsilon_full_batch_integer};
+    let mut z = 1e-160f64;
+    while z < 1e300 {
+        let rho = zcdp::gaussian_rho(z).unwrap();
+        let ln_exact = 0.5f64.ln() - 2.0 * z.ln();
+        if ln_exact > f64::MAX.ln() + 1e-9 {
+            assert_eq!(rho, f64::INFINITY, "z = {z}");
+        } else if ln_exact > -744.0 {
+            assert!(rho.ln() >= ln_exact - 1e-12 * ln_exact.abs().max(1.0), "z = {z}: rho = {rho}");
+        } else {
+            assert!(rho > 0.0, "z = {z}: rho = {rho}");
+        }
+        z *= 1.37;
+    }
+    let l = 1e5f64.ln();
+    for z in [1.3e154, 1.4e154, 1e155, 1e158] {
+        let floor = 2.0 * (0.5f64.sqrt() / z) * l.sqrt();
+        assert!(rdp_epsilon_full_batch_integer(z, 1, 1e-5).unwrap() >= floor, "integer, z = {z}");
+        assert!(rdp_epsilon_full_batch_continuous(z, 1, 1e-5).unwrap() >= floor, "continuous, z = {z}");
+    }
+}
+
 /// μ-GDP's δ(ε) is an upper bound as evaluated: at μ = 0.1, ε = 0.5 the exact value is
 /// 6.85658245583874e-9 (mpmath at 50 digits, z = 1/μ; the nearest-rounded path gave
 /// 6.85658245583824e-9). A count of 2⁵³ + 1 (ε, δ) = (1, 0) events is charged at least 2⁵³ + 1

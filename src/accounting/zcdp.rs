@@ -11,7 +11,7 @@
 //! Proof: proofs/accounting/zcdp_conversion.md.
 
 use crate::error::{Result, check};
-use crate::special::bracket_root;
+use crate::special::{bracket_root, div_up, mul_down};
 
 const U: f64 = f64::EPSILON / 2.0;
 
@@ -76,11 +76,26 @@ pub fn epsilon_for_delta(rho: f64, delta: f64) -> Result<f64> {
     Ok(if eps.is_nan() { f64::INFINITY } else { eps.max(0.0) })
 }
 
-/// ρ of the Gaussian mechanism with multiplier z: `ρ = 1/(2z²)`.
+/// ρ of the Gaussian mechanism with multiplier z: `ρ = 1/(2z²)`, rounded **up** for every
+/// positive finite z. z is first scaled by 2^∓600 when it lies outside [2⁻⁵⁰⁰, 2⁵⁰⁰], so that z²
+/// and the quotient stay normal and [`div_up`]/[`mul_down`] are exact in direction; the scale
+/// comes back as an exact power of two, and a result that lands subnormal (or 0) is raised one
+/// ulp. (`(0.5/(z·z)).next_up()` read the least subnormal for z > 1.34e154, where z·z overflows,
+/// below the true ρ ≈ 2.8e-309 at z = 1.34e154.) ∞ for z so small that ρ overflows.
 ///
 /// # Errors
 /// `InvalidParameter` for z ≤ 0.
 pub fn gaussian_rho(noise_multiplier: f64) -> Result<f64> {
-    check::positive("sigma", noise_multiplier)?;
-    Ok((0.5 / (noise_multiplier * noise_multiplier)).next_up())
+    let z = check::positive("sigma", noise_multiplier)?;
+    let (split, half_scale) = (2f64.powi(500), 2f64.powi(600));
+    // z·2^∓600, and the factor 2^∓600 that comes back twice (2^±1200 is not an f64)
+    let (w, back) = if z > split {
+        (z / half_scale, 1.0 / half_scale)
+    } else if z < 1.0 / split {
+        (z * half_scale, half_scale)
+    } else {
+        (z, 1.0)
+    };
+    let rho = div_up(0.5, mul_down(w, w)) * back * back;
+    Ok(if rho < f64::MIN_POSITIVE { rho.next_up() } else { rho })
 }

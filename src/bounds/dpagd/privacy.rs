@@ -60,7 +60,10 @@ pub fn zcdp_rho_full_batch(steps_t: u64, sensitivity: f64, sigma: f64) -> Result
 pub fn zcdp_epsilon_classic(rho: f64, delta: f64) -> Result<f64> {
     let rho = check::non_negative("rho", rho)?;
     let l = ln_inv_delta(delta)?;
-    finite_result("zcdp_epsilon_classic", rho + 2.0 * (rho * l).sqrt())
+    // 2√ρ·√l, each root raised one ulp, and the sum raised one more: an upper bound even where ρ·l
+    // would underflow (ρ subnormal: √(ρ·l) read 0 and ε = ρ = 5e-324 at ρ = 5e-324, δ = 0.9)
+    let root = (rho.sqrt().next_up() * l.sqrt().next_up()).next_up();
+    finite_result("zcdp_epsilon_classic", (rho + 2.0 * root).next_up())
 }
 
 /// A σ sufficient for (ε, δ)-DP of T full-batch releases via zCDP (`proofs/dpagd/dp_gd.md` §3):
