@@ -29,7 +29,13 @@ impl NoiseSetting {
         let c = check::positive("c", c)?;
         let sigma = check::non_negative("sigma", sigma)?;
         let b = check::count("batch_b", batch_b)? as f64;
-        let noise_variance = finite_result("noise_variance", sigma * sigma * c * c / (b * b))?;
+        // σ·σ·c·c/(b·b) as it always read; where its intermediate products overflow or underflow
+        // (σ = 1e200, C = 1e-200 read ∞; σ = 1e-200, C = 1e200 read 0 for a variance of 1),
+        // ((σC)/b)² instead
+        let direct = sigma * sigma * c * c / (b * b);
+        let variance =
+            if sigma > 0.0 && !(direct.is_finite() && direct > 0.0) { (sigma * c / b).powi(2) } else { direct };
+        let noise_variance = finite_result("noise_variance", variance)?;
         Ok(NoiseSetting { c, sigma, batch_b, noise_variance })
     }
 
