@@ -132,7 +132,8 @@ pub struct AccountantVerdict {
 /// The settings of [`audit_claim`]: the PLD grid of the lower (and PLD upper) bound.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct AuditAccountantSettings {
-    /// PLD settings (default: [`PldSettings::default`], dp_accounting's h = 1e-4).
+    /// PLD settings (default: [`PldSettings::default`], dp_accounting's h = 1e-4). Where the
+    /// optimistic PLD certifies nothing (0) on this grid, the lower side is retried once at h/10.
     pub pld: PldSettings,
 }
 
@@ -184,19 +185,37 @@ pub fn audit_claim_with(
 
     // Lower bounds: the optimistic PLD (both directions: each is a pair the mechanism can
     // produce), and the closed forms.
-    let mut lp = lower::LowerPld { neighbouring, settings: pld_settings, dropped: Vec::new() };
-    let pld_lower = (|| -> Result<f64> {
-        let mut best = 0.0f64;
-        // The add direction differs from the remove direction only through Poisson-subsampled
-        // Gaussians under add/remove; every other leaf's pair is symmetric.
-        let dirs: &[Direction] =
-            if asymmetric(event, neighbouring) { &[Direction::Remove, Direction::Add] } else { &[Direction::Remove] };
-        for &dir in dirs {
-            let e = lp.pld(event, dir)?.epsilon(delta);
-            best = best.max(if e.is_nan() { 0.0 } else { e });
+    let optimistic = |settings: PldSettings| -> (Result<f64>, Vec<String>) {
+        let mut lp = lower::LowerPld { neighbouring, settings, dropped: Vec::new() };
+        let bound = (|| -> Result<f64> {
+            let mut best = 0.0f64;
+            // The add direction differs from the remove direction only through Poisson-subsampled
+            // Gaussians under add/remove; every other leaf's pair is symmetric.
+            let dirs: &[Direction] = if asymmetric(event, neighbouring) {
+                &[Direction::Remove, Direction::Add]
+            } else {
+                &[Direction::Remove]
+            };
+            for &dir in dirs {
+                let e = lp.pld(event, dir)?.epsilon(delta);
+                best = best.max(if e.is_nan() { 0.0 } else { e });
+            }
+            Ok(best)
+        })();
+        (bound, lp.dropped)
+    };
+    let (mut pld_lower, dropped) = optimistic(pld_settings);
+    // Nothing certified on the grid: the optimistic side rounds every loss down to a multiple of
+    // h, and per-step losses below h vanish (Poisson rate 2.6e-4, σ = 1, 192 250 steps read 0 at
+    // h = 1e-4 and 0.615 at h = 1e-5, in 0.14 s). One retry at h/10; any error there keeps 0.
+    if matches!(pld_lower, Ok(v) if v == 0.0) {
+        let h = pld_settings.value_discretization_interval / 10.0;
+        if let Ok(finer) = (PldSettings { value_discretization_interval: h, ..pld_settings }).validated()
+            && let (Ok(v), _) = optimistic(finer)
+        {
+            pld_lower = Ok(v);
         }
-        Ok(best)
-    })();
+    }
     let closed = [
         (ClosedForm::Gaussian, closed_form::gaussian_lower(event, neighbouring, delta)),
         (ClosedForm::RandomizedResponse, closed_form::randomized_response_lower(event, neighbouring, delta)),
@@ -271,7 +290,7 @@ pub fn audit_claim_with(
         lower_pld,
         upper: upper.map(|(u, _)| u),
         upper_source: upper.map(|(_, n)| n),
-        dropped: lp.dropped,
+        dropped,
         verdict,
     })
 }
