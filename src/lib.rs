@@ -37,13 +37,13 @@
 //! | [`error`] | the typed [`Error`] and [`Result`] |
 //! | [`rng`] | seeded reproducible streams, separate for sampling and noise |
 //! | [`special`] | log-space arithmetic, `ln erfc`, normal CDF, the bracketed root finder |
-//! | [`linalg`] | norms over faer |
+//! | [`linalg`] | norms over faer; certified basis pursuit ([`linalg::basis_pursuit`]) |
 //! | [`noise`] | Gaussian (isotropic, diagonal), Laplace, report-noisy-max/min, exponential mechanism |
 //! | [`geometry`] | clipping, projections onto balls, boxes, the simplex and ellipsoids (radial and Euclidean, weighted); mirror maps and certified Bregman steps ([`geometry::mirror`]) |
 //! | [`data`] | datasets (dense and sparse), CSV and LIBSVM readers, the papers' synthetic generators |
 //! | [`loss`] | losses with per-example (sub)gradients: absolute, squared, logistic, hinge, linear |
-//! | [`sampling`] | batch samplers (Poisson, fixed size with and without replacement, full), each naming its accounting event |
-//! | [`model`] | models with per-example gradients: GLM adapter, MLP (factored norms), \[ZCHWB\]'s non-convex test problem |
+//! | [`sampling`] | batch samplers (Poisson, fixed size with and without replacement, full), each naming its accounting event; the truncated geometric law and uniform ordered subsets of \[GGKKM\] Sec. 6.1 |
+//! | [`model`] | models with per-example gradients: GLM adapter, sparse GLM ([`model::SparseGlm`]), MLP (factored norms), \[ZCHWB\]'s non-convex test problem |
 //! | [`accounting`] | events, RDP and PLD accountants (one [`accounting::Accountant`] trait), conversions, analytic Gaussian, zCDP, composition, calibration, events from other libraries |
 //! | [`optim`] | the algorithms, one file each, and [`optim::RunSpec`], the run rules of `dpref run` |
 //! | [`bounds`] | the papers' theorems and lemmas as functions with explicit constants (printed and corrected) |
@@ -56,9 +56,9 @@
 //! |---|---|---|
 //! | `[ADFJT]` | Asi, Duchi, Fallah, Javidi, Talwar — Private Adaptive Gradient Methods for Convex Optimization | `optim::adaptive_noise`, `bounds::adaptive_noise` |
 //! | `[ZCHWB]` | Zhou, Chen, Hong, Wu, Banerjee — Private Stochastic Non-Convex Optimization: Adaptive Algorithms and Tighter Generalization Bounds | `optim::dpagd`, `model`, `bounds::dpagd` |
-//! | `[GGKKM]` | Ghazi, Guzmán, Kamath, Kumar, Manurangsi — Differentially Private Optimization with Sparse Gradients | `optim::sparse` (Algs. 1, 3, 4 and 5; the rest planned) |
+//! | `[GGKKM]` | Ghazi, Guzmán, Kamath, Kumar, Manurangsi — Differentially Private Optimization with Sparse Gradients | `optim::sparse` (Algs. 1–7), `bounds::sparse`, `data::sparse_families` |
 //! | `[LZLRMS]` | Li, Zaheer, Liu, Reddi, McMahan, Smith — DP Adaptive Optimization with Delayed Preconditioners (DP²) | `optim::dp2`, `bounds::dp2` |
-//! | `[AFKT]` | Asi, Feldman, Koren, Talwar — Private Stochastic Convex Optimization: Optimal Rates in l1 Geometry | `optim::l1`, `geometry::mirror`, `bounds::l1`, `data::l1_problems` (Algs. 1–6, the Sec. 5 reduction; the approximate-DP Frank–Wolfe refused) |
+//! | `[AFKT]` | Asi, Feldman, Koren, Talwar — Private Stochastic Convex Optimization: Optimal Rates in l1 Geometry | `optim::l1`, `geometry::mirror`, `bounds::l1`, `data::l1_problems` (Algs. 1–6, the Sec. 5 reduction; the approximate-DP Frank–Wolfe in the library, the CLI pure-ε only) |
 //!
 //! Venues, arXiv ids and every other work cited (accounting, auditing): the bibliography of
 //! `proofs/README.md`.

@@ -7,7 +7,8 @@
 //! available offline, so this runs the same pipeline on a synthetic 10-class Gaussian
 //! mixture ([`gaussian_classes`]) with a smaller MLP, at the same three ε: σ is calibrated by the
 //! RDP accountant (improved conversion) for the shrunk run's q and T, so each run is ε-DP at the
-//! paper's budget. Step decay ×0.1 at 30% and 60% of the run (the paper's 30/100 epochs).
+//! paper's budget. Step decay ×0.1 every 30% of the run, at 30%, 60% and 90% (the paper's "every
+//! 30 epochs" of 100).
 //! The step size follows the paper's rule on its grid, extended by factors √10 beyond an edge
 //! that wins (at most [`MAX_EXTENSIONS`] values): on the shrunk task DP-SGD's best step size lies
 //! above the paper's top value 0.1, and a comparison against an under-tuned DP-SGD would credit
