@@ -272,6 +272,16 @@ fn hostile_integer_flags_in_scientific_notation() {
         args[6] = steps;
         assert_refused(&args, &["--steps", why]);
     }
+    // A negative value in scientific notation after a space reaches the flag's own check (clap
+    // alone read `-1e-5` as a flag: "unexpected argument '-1'"); `=` and plain forms agree.
+    for delta in [["--delta", "-1e-5"].as_slice(), &["--delta=-1e-5"]] {
+        let mut args = ACCOUNT[..7].to_vec();
+        args.extend_from_slice(delta);
+        assert_refused(&args, &["--delta", "(0, 1)"]);
+    }
+    let mut args = ACCOUNT.to_vec();
+    args[2] = "-1e-3";
+    assert_refused(&args, &["--sigma", "> 0"]);
     let dir = TempDir::new("cli-hostile-ints");
     let data = dir.file("d.csv", "x,y\n1,0\n2,1\n3,0\n4,1\n");
     let run = |extra: &[&str]| -> Vec<String> {

@@ -104,10 +104,31 @@ fn clap_failure(e: clap::Error) -> ExitCode {
 /// The command line parsed: the typed [`Cli`] and clap's matches it was read from (which tell
 /// which flags were given, see [`GivenFlags`]).
 fn parse() -> Result<(Cli, clap::ArgMatches), clap::Error> {
-    let matches = Cli::command().try_get_matches()?;
+    let matches = Cli::command().try_get_matches_from(join_negative_values(std::env::args_os()))?;
     // as `Cli::try_parse`: an error here is rendered against the command
     let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
     Ok((cli, matches))
+}
+
+/// `--flag -1e-5` → `--flag=-1e-5`: clap takes a negative number in scientific notation after a
+/// space for a flag (its number test stops at `e-`: "unexpected argument '-1'"); joined, the value
+/// reaches the flag's own check, which names the flag and its range.
+fn join_negative_values(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut out: Vec<std::ffi::OsString> = Vec::new();
+    for arg in args {
+        let negative_number = arg.to_str().is_some_and(|v| v.starts_with('-') && v.parse::<f64>().is_ok());
+        match out.last_mut() {
+            Some(flag)
+                if negative_number
+                    && flag.to_str().is_some_and(|f| f.starts_with("--") && f.len() > 2 && !f.contains('=')) =>
+            {
+                flag.push("=");
+                flag.push(&arg);
+            }
+            _ => out.push(arg),
+        }
+    }
+    out
 }
 
 /// The `run` flags given on the command line, from the matches of `run`.
