@@ -461,7 +461,7 @@ fn invalid_inputs_are_refused() {
     // eq. (49): κ ≥ α²C² > 0, so κ = 0 lies outside the theorem (it used to be accepted)
     invalid(theorem2_bound(&thm2(1.0, 0.0, 0.5, 1, 1.0, &[1.0])), "kappa");
     // σ²C²/b² whose factors over- or underflow in σ·σ·C·C: the variance itself is 1
-    for (c, sigma) in [(1e-200, 1e200), (1e200, 1e-200)] {
+    for (c, sigma) in [(1e-200, 1e200), (1e200, 1e-200), (1e160, 1e-160)] {
         let noise = NoiseSetting::new(c, sigma, 1).unwrap();
         assert_rel(expected_noise_d_norm(&noise, 1.0).unwrap(), 1.0, 1e-15, "variance 1");
     }

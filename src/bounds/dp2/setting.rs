@@ -29,12 +29,16 @@ impl NoiseSetting {
         let c = check::positive("c", c)?;
         let sigma = check::non_negative("sigma", sigma)?;
         let b = check::count("batch_b", batch_b)? as f64;
-        // σ·σ·c·c/(b·b) as it always read; where its intermediate products overflow or underflow
-        // (σ = 1e200, C = 1e-200 read ∞; σ = 1e-200, C = 1e200 read 0 for a variance of 1),
-        // ((σC)/b)² instead
-        let direct = sigma * sigma * c * c / (b * b);
-        let variance =
-            if sigma > 0.0 && !(direct.is_finite() && direct > 0.0) { (sigma * c / b).powi(2) } else { direct };
+        // σ·σ·c·c/(b·b) as it always read where every intermediate is a normal number; else
+        // ((σC)/b)² (σ = 1e200, C = 1e-200 read ∞; σ = 1e-200, C = 1e200 read 0 for a variance of
+        // 1; a subnormal σ² lost digits)
+        let (s2, s2c) = (sigma * sigma, sigma * sigma * c);
+        let direct = s2c * c / (b * b);
+        let variance = if sigma == 0.0 || [s2, s2c, s2c * c, direct].iter().all(|x| x.is_normal()) {
+            direct
+        } else {
+            (sigma * c / b).powi(2)
+        };
         let noise_variance = finite_result("noise_variance", variance)?;
         Ok(NoiseSetting { c, sigma, batch_b, noise_variance })
     }
