@@ -112,6 +112,25 @@ fn fw_ledger_puts_each_sample_in_exactly_one_vertex() {
     assert!(eps_broken > eps, "reuse costs {eps_broken}");
 }
 
+/// A pure run's ledger never charges more than the configured ε, as evaluated: each leaf's
+/// `2Δ_j/λ_t` (rounded up) is at most ε/2^{t−j} because λ_t is rounded up, and a node's 2^{t−j}
+/// leaves are charged as one exact product. With λ_t rounded to nearest and the leaves summed
+/// one by one (rounding up), `Pure{ε = 50}` charged 50 + 1.4e-14 (n = 1024, T = 3) and a test
+/// asserting `ε ≤ 50` failed; here 5 budgets × 3 depths, each also within 1e-12 of ε (tight).
+#[test]
+fn fw_pure_ledger_stays_within_the_configured_epsilon() {
+    let data = linear_data(200, 4, 3, 0.75);
+    for eps in [50.0, 0.8, 0.1, 3.7, 1e-3] {
+        for t in [2u32, 3, 4] {
+            let cfg = config(t, 16, 1.5, 2.0, SelectionMechanism::Exponential, FwPrivacy::Pure { epsilon: eps });
+            let fw = cfg.run(&data, Loss::Linear, Seeds::new(u64::from(t))).unwrap();
+            let got = fw.run.privacy.epsilon.unwrap();
+            assert!(got <= eps && got >= eps * (1.0 - 1e-12), "T = {t}, epsilon {eps}: charged {got}");
+            assert!(fw.per_sample_epsilon.iter().all(|&e| e <= eps), "T = {t}, epsilon {eps}");
+        }
+    }
+}
+
 /// The printed sensitivity (`LD2^j/b` at every depth, so `λ_t = 2LD2^t/(bε)`) is half the true one
 /// at right children: the ledger, which uses the true sensitivities, reports 2ε for such a run.
 #[test]

@@ -344,7 +344,10 @@ impl FrankWolfeConfig {
             SensitivityReading::AsPrinted => self.printed_sensitivity(j),
         } / 2f64.powi(j as i32);
         let worst = (0..=phase_t).map(per_depth).fold(0.0, f64::max);
-        2.0 * 2f64.powi(phase_t as i32) * worst / epsilon
+        // rounded up, so that each leaf's 2Δ_j/λ_t (rounded up) stays ≤ ε/2^{t−j}, a float, and
+        // a sample's 2^{t−j} leaves sum to at most ε as evaluated (to nearest, Pure{ε = 50} once
+        // charged 50 + 1.4e-14)
+        crate::special::div_up(2.0 * 2f64.powi(phase_t as i32) * worst, epsilon)
     }
 
     /// The guarantees of the groups (t, j), j = 0..=t, at scale λ (true sensitivities).

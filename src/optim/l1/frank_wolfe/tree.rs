@@ -175,13 +175,24 @@ impl SampleLedger {
                 let mut eps = 0.0;
                 for id in ids {
                     let delta = delta_of(id);
+                    // the node's leaves, charged count × the largest term (all equal within a
+                    // phase; a power-of-two count makes the product exact, where summing k equal
+                    // terms rounded up could pass k·term)
+                    let (mut count, mut largest) = (0u64, 0.0f64);
                     for leaf in leaves.iter().filter(|l| l.phase == id.phase && id.path.is_prefix_of(l.path)) {
                         let term = if leaf.scale_lambda > 0.0 {
                             crate::optim::release::selection_epsilon(delta, leaf.scale_lambda)
                         } else {
                             f64::INFINITY
                         };
-                        eps = crate::special::add_up(eps, term);
+                        count += 1;
+                        largest = largest.max(term);
+                    }
+                    if count > 0 {
+                        eps = crate::special::add_up(
+                            eps,
+                            crate::special::mul_up(crate::special::count_up(count), largest),
+                        );
                     }
                 }
                 eps
