@@ -260,6 +260,12 @@ fn poisson_steps(q: f64, sigma: f64, steps: u64) -> Result<DpEvent> {
     DpEvent::self_composed(DpEvent::poisson_sampled(q, crate::accounting::per_example_sum_gaussian(sigma)?)?, steps)
 }
 
+/// The PLD upper bound at δ of [`poisson_steps`] under add/remove: what C6's and C8's broken
+/// accountants answer, each for the wrong mechanism.
+fn pld_claim(q: f64, sigma: f64, steps: u64, delta: f64) -> Result<f64> {
+    epsilon_upper_of(&poisson_steps(q, sigma, steps)?, &mut PldAccountant::new(Neighbouring::AddRemove), delta)
+}
+
 /// The broken accountant of anchors C6 (Opacus #813 / PR #815: with a `WeightedRandomSampler`
 /// the engine took `sample_rate = 1/len(data_loader)`, off by 781–45 000×): it is given a
 /// sampling rate `rate_divisor` times smaller than the rate q the batches are drawn at, and
@@ -271,11 +277,7 @@ pub fn wrong_sampling_rate_claim(q: f64, rate_divisor: f64, sigma: f64, steps: u
     if rate_divisor.is_nan() || rate_divisor < 1.0 {
         return Err(crate::error::Error::invalid("rate divisor", rate_divisor, ">= 1"));
     }
-    epsilon_upper_of(
-        &poisson_steps(q / rate_divisor, sigma, steps)?,
-        &mut PldAccountant::new(Neighbouring::AddRemove),
-        delta,
-    )
+    pld_claim(q / rate_divisor, sigma, steps, delta)
 }
 
 /// C6 at a mild factor: batches drawn at q = 0.01 (σ = 1 per-example sum, 1000 steps,
@@ -307,7 +309,7 @@ pub fn wrong_sampling_rate() -> Result<BrokenClaim> {
 /// # Errors
 /// As the PLD accountant.
 pub fn microbatch_sensitivity_claim(q: f64, sigma: f64, steps: u64, delta: f64) -> Result<f64> {
-    epsilon_upper_of(&poisson_steps(q, sigma, steps)?, &mut PldAccountant::new(Neighbouring::AddRemove), delta)
+    pld_claim(q, sigma, steps, delta)
 }
 
 /// C8: q = 0.01, noise σC with σ = 1.5, 500 steps, add/remove, δ = 1e-5; the event is the
