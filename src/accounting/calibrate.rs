@@ -128,7 +128,7 @@ pub fn calibrate_noise_multiplier_pld(
 /// Why the PLD's ε can be infinite where the mechanism's is not.
 const PLD_FLOOR: &str = "the PLD accountant's certified epsilon is infinite there because its discretisation's \
                           truncated tail mass exceeds delta (a floor of the accountant, not of the mechanism); \
-                          use the RDP accountant (--accountant rdp) for a delta this small";
+                          use the RDP accountant for a delta this small";
 
 /// Why an RDP ε could be infinite (it is finite for Gaussian events at every σ > 0).
 const RDP_INFINITE: &str = "the RDP accountant's epsilon is infinite there";

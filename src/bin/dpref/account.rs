@@ -257,10 +257,9 @@ pub(crate) fn calibrate(args: &CalibrateArgs) -> CliResult<String> {
     };
     let rtol = dpref::accounting::calibrate::CALIBRATION_RTOL;
     let c = if pld {
-        let settings = dpref::accounting::pld::PldSettings::default();
-        calibrate_noise_multiplier_pld(args.target_epsilon, req.delta, req.neighbouring, settings, rtol, |s| {
-            req.event(s)
-        })?
+        let (settings, nb) = (dpref::accounting::pld::PldSettings::default(), req.neighbouring);
+        calibrate_noise_multiplier_pld(args.target_epsilon, req.delta, nb, settings, rtol, |s| req.event(s))
+            .map_err(crate::flags::name_rdp_flag)?
     } else {
         calibrate_noise_multiplier(args.target_epsilon, req.delta, &req.settings, rtol, |s| req.event(s))?
     };

@@ -196,3 +196,14 @@ pub(crate) fn with_flags(message: &str) -> String {
     }
     out + rest
 }
+
+/// A calibration error that points to the RDP accountant, with the flag that selects it (the
+/// library names the accountant, not the CLI's flag).
+pub(crate) fn name_rdp_flag(e: Error) -> Error {
+    match e {
+        Error::Numerical { what, reason } if reason.ends_with("use the RDP accountant for a delta this small") => {
+            Error::Numerical { what, reason: format!("{reason} (--accountant rdp)") }
+        }
+        e => e,
+    }
+}
