@@ -134,7 +134,7 @@ fn signed_power_gradient(u: &[f64], r: f64, scale: f64, out: &mut [f64]) {
 ///
 /// # Errors
 /// `InvalidParameter` if x is not in the simplex (a negative, non-finite or all-zero x), g is
-/// not finite, the lengths differ, or η is not finite and ≥ 0.
+/// not finite, the lengths differ, η is not finite and ≥ 0, or some ηgⱼ overflows.
 pub fn exponentiated_gradient_step(x: &[f64], g: &[f64], eta: f64, out: &mut [f64]) -> Result<()> {
     check::non_negative("step size eta", eta)?;
     if x.len() != g.len() || x.len() != out.len() {
@@ -143,6 +143,9 @@ pub fn exponentiated_gradient_step(x: &[f64], g: &[f64], eta: f64, out: &mut [f6
     check::all_finite("gradient", g)?;
     if x.iter().any(|v| !(v.is_finite() && *v >= 0.0)) || !x.iter().any(|v| *v > 0.0) {
         return Err(Error::invalid("x", "not a point of the simplex", "nonnegative, finite, not all zero"));
+    }
+    if let Some(j) = (0..g.len()).find(|&j| !(eta * g[j]).is_finite()) {
+        return Err(Error::invalid("step size times gradient", eta * g[j], "finite (exp(±∞) gives ∞ − ∞ = NaN)"));
     }
     let exponent = |j: usize| if x[j] > 0.0 { x[j].ln() - eta * g[j] } else { f64::NEG_INFINITY };
     let m = (0..x.len()).map(exponent).fold(f64::NEG_INFINITY, f64::max);
@@ -301,7 +304,7 @@ pub fn project_lp_ball(v: &mut [f64], p: f64, rho: f64) {
     let abs: Vec<f64> = v.iter().map(|x| x.abs()).collect();
     let solve = |mu: f64, out: &mut [f64]| {
         for (o, &a) in out.iter_mut().zip(&abs) {
-            *o = crate::special::bisect(0.0, a, 200, |t| t + mu * t.powf(p - 1.0) <= a).0;
+            *o = crate::special::bisect(0.0, a, super::BISECTION_HALVINGS, |t| t + mu * t.powf(p - 1.0) <= a).0;
         }
     };
     let mut t = vec![0.0; v.len()];
@@ -313,7 +316,7 @@ pub fn project_lp_ball(v: &mut [f64], p: f64, rho: f64) {
         }
         hi *= 4.0;
     }
-    let (_, hi) = crate::special::bisect(0.0, hi, 200, |mu| {
+    let (_, hi) = crate::special::bisect(0.0, hi, super::BISECTION_HALVINGS, |mu| {
         solve(mu, &mut t);
         norm_lp(&t, p) > rho
     });

@@ -90,6 +90,29 @@ fn shrink_until(x: &mut [f64], movable: impl Fn(usize) -> bool, fits: impl Fn(&[
     }
 }
 
+/// `(Σ vᵢ²)^{1/2}` summed plainly in order (the projections' own evaluation, reproducible bit for
+/// bit), rescaled as `m·(Σ (vᵢ/m)²)^{1/2}`, `m = max|vᵢ|`, when the plain sum of squares leaves
+/// the normal range (below [`SMALLEST_SUMMED_SQUARED_NORM`] or not finite): then it is finite
+/// and accurate for every finite input (a plain sum of 1e-200² is 0, of 1e200² is ∞, and a
+/// bisection on such a norm stopped at the wrong end, or never stopped). NaN stays NaN.
+fn plain_norm_l2(values: impl Iterator<Item = f64> + Clone) -> f64 {
+    let squared = values.clone().map(|v| v * v).sum::<f64>();
+    if squared.is_finite() && squared >= SMALLEST_SUMMED_SQUARED_NORM {
+        return squared.sqrt();
+    }
+    let m = values.clone().fold(0.0f64, |m, v| m.max(v.abs()));
+    if m == 0.0 || !m.is_finite() {
+        return squared.sqrt();
+    }
+    m * values.map(|v| (v / m) * (v / m)).sum::<f64>().sqrt()
+}
+
+/// Halvings a bisection may take: enough to reach adjacent floats from any bracket of finite
+/// floats (the exponent range spans 2098 binades plus 52 bits); a bracket that has reached
+/// adjacent floats stops at once, so this only lifts the cap that left badly scaled brackets
+/// unresolved (200 halvings of `[0, 1e70]` cannot resolve 1).
+pub(crate) const BISECTION_HALVINGS: u32 = 2200;
+
 /// Which projection onto an ellipsoid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub enum EllipsoidProjection {
@@ -108,6 +131,7 @@ pub enum EllipsoidProjection {
 /// decreasing `φ(λ) = Σ aⱼxⱼ²/(1 + λaⱼ)² − 1`, bracketed in `[(‖x‖_A − 1)/a_max, (‖x‖_A − 1)/a_min]`
 /// and refined by bisection to adjacent floats; the larger end is kept, and raised by ulps until
 /// `‖y‖_A ≤ 1` as [`norm_diag_mahalanobis`] evaluates it (φ's own rounding once left it at 1 + 1 ulp).
+/// A root beyond `f64::MAX` (only for absurdly scaled inputs) returns the radial point.
 pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) -> f64 {
     debug_assert_eq!(x.len(), a.len(), "invariant: dimensions agree");
     let norm_a = norm_diag_mahalanobis(x, a);
@@ -119,27 +143,25 @@ pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) ->
         return norm_a;
     }
     match kind {
-        EllipsoidProjection::Radial => {
-            for v in x.iter_mut() {
-                *v /= norm_a;
-            }
-            // rounding may leave ‖x‖_A a hair above 1: shrink by ulps until it is not
-            shrink_until(x, |_| true, |y| norm_diag_mahalanobis(y, a) <= 1.0);
-        }
+        EllipsoidProjection::Radial => project_radial(x, a, norm_a),
         EllipsoidProjection::Euclidean => {
             let phi = |lam: f64| -> f64 {
                 x.iter().zip(a).map(|(xi, ai)| ai * (xi / (1.0 + lam * ai)).powi(2)).sum::<f64>() - 1.0
             };
             let (amin, amax) = a.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-            let (mut lo, mut hi) = ((norm_a - 1.0) / amax, (norm_a - 1.0) / amin);
-            // φ(lo) ≥ 0 ≥ φ(hi) by convexity; widen defensively against rounding
-            while phi(hi) > 0.0 {
-                hi *= 2.0;
+            // φ(lo) ≥ 0 ≥ φ(hi) by convexity; widen defensively against rounding. The ends are
+            // kept finite and hi positive: (‖x‖_A − 1)/a_max overflowed to ∞ at x = 1e299,
+            // a = 1e-20 (and ∞ never halves), (‖x‖_A − 1)/a_min underflowed to 0 at a = f64::MAX
+            // (and 0 never doubles).
+            let mut hi = ((norm_a - 1.0) / amin).clamp(f64::MIN_POSITIVE, f64::MAX);
+            while phi(hi) > 0.0 && hi < f64::MAX {
+                hi = (hi * 2.0).min(f64::MAX);
             }
+            let mut lo = ((norm_a - 1.0) / amax).min(hi);
             while lo > 0.0 && phi(lo) < 0.0 {
                 lo *= 0.5;
             }
-            hi = crate::special::bisect(lo, hi, 200, |lam| phi(lam) > 0.0).1;
+            hi = crate::special::bisect(lo, hi, BISECTION_HALVINGS, |lam| phi(lam) > 0.0).1;
             // φ and `norm_diag_mahalanobis` round differently: raise λ by ulps until ‖y‖_A ≤ 1
             // as the latter evaluates it (each step shrinks every |yⱼ|, so the loop ends).
             let original = x.to_vec();
@@ -150,13 +172,26 @@ pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) ->
                 if norm_diag_mahalanobis(x, a) <= 1.0 {
                     break;
                 }
-                hi = (hi * (1.0 + 4.0 * f64::EPSILON)).max(hi.next_up());
+                hi = (hi * (1.0 + 4.0 * f64::EPSILON)).max(hi.next_up()).min(f64::MAX);
             }
-            // (never seen to be needed: a feasible point whatever the rounding)
-            shrink_until(x, |_| true, |y| norm_diag_mahalanobis(y, a) <= 1.0);
+            // Still outside only when the root λ exceeds f64::MAX (Σaⱼxⱼ² ≫ (1 + f64::MAX·a_min)²):
+            // the radial point, feasible, stands in (never for inputs of a sane scale).
+            if norm_diag_mahalanobis(x, a) > 1.0 {
+                x.copy_from_slice(&original);
+                project_radial(x, a, norm_a);
+            }
         }
     }
     norm_a
+}
+
+/// `x/‖x‖_A`, then shrunk by ulps until `‖x‖_A ≤ 1` as evaluated (rounding may leave it a hair
+/// above 1); `norm_a = ‖x‖_A` finite and > 1.
+fn project_radial(x: &mut [f64], a: &[f64], norm_a: f64) {
+    for v in x.iter_mut() {
+        *v /= norm_a;
+    }
+    shrink_until(x, |_| true, |y| norm_diag_mahalanobis(y, a) <= 1.0);
 }
 
 /// The constraint set X of the optimisation.
@@ -312,20 +347,25 @@ impl Domain {
             Domain::L2Ball { radius } => {
                 let original = x.to_vec();
                 let top = original.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-                let norm_at = |t: f64| -> f64 {
-                    original.iter().map(|o| soft_threshold_scalar(*o, t).powi(2)).sum::<f64>().sqrt()
-                };
+                let norm_at = |t: f64| -> f64 { plain_norm_l2(original.iter().map(|o| soft_threshold_scalar(*o, t))) };
                 // ‖x̂(t)‖₂ falls in t: bisect to the end inside the ball (norm_at(top) = 0).
-                let (_, mut hi) = crate::special::bisect(0.0, top, 200, |t| norm_at(t) > radius);
+                let (_, mut hi) = crate::special::bisect(0.0, top, BISECTION_HALVINGS, |t| norm_at(t) > radius);
                 // `norm_at` and `norm_l2` round differently: raise t by ulps until x̂ is in the
-                // ball as `contains` evaluates it (each step shrinks every non-zero |x̂ⱼ|).
-                loop {
+                // ball as `contains` evaluates it (each step shrinks every non-zero |x̂ⱼ|); past
+                // 64 ulps (never for inputs of a sane scale), bisect with `norm_l2` itself.
+                for _ in 0..64 {
                     soft_threshold_into(x, &original, hi);
                     if norm_l2(x) <= radius || hi >= top {
                         return Ok(hi);
                     }
                     hi = hi.next_up();
                 }
+                let (_, hi) = crate::special::bisect(hi, top, BISECTION_HALVINGS, |t| {
+                    soft_threshold_into(x, &original, t);
+                    norm_l2(x) > radius
+                });
+                soft_threshold_into(x, &original, hi);
+                Ok(hi)
             }
             Domain::Simplex => unreachable!("invariant: refused above"),
         }
@@ -350,9 +390,15 @@ impl Domain {
     /// and otherwise scaled into the room the weighted ones leave.
     ///
     /// # Errors
-    /// `Unsupported` for the l1 ball (not needed by the algorithms that use it).
+    /// `Unsupported` for the l1 ball (not needed by the algorithms that use it); `NonFinite` for a
+    /// NaN/∞ entry of x or h; `InvalidParameter` for a negative weight.
     pub fn project_weighted(&self, x: &mut [f64], h: &[f64]) -> Result<()> {
         debug_assert_eq!(x.len(), h.len(), "invariant: dimensions agree");
+        check::all_finite("point to project", x)?;
+        check::all_finite("projection weights h", h)?;
+        if let Some(w) = h.iter().find(|w| **w < 0.0) {
+            return Err(Error::invalid("projection weights h", w, ">= 0"));
+        }
         match *self {
             Domain::Unconstrained | Domain::Box { .. } => {
                 self.project(x);
@@ -366,10 +412,9 @@ impl Domain {
                 // (P) fit, y_P = x_P is free and y_Z takes what is left of the ball (scaled toward
                 // x_Z: the Euclidean-closest of the optimal points). Otherwise y_Z = 0 leaves all
                 // the room to P, and μ > 0 gives yⱼ = hⱼxⱼ/(hⱼ + μ), which is 0 on Z as well.
-                let norm_p = x.iter().zip(h).filter(|(_, hi)| **hi > 0.0).map(|(xi, _)| xi * xi).sum::<f64>().sqrt();
+                let norm_p = plain_norm_l2(x.iter().zip(h).filter(|(_, hi)| **hi > 0.0).map(|(xi, _)| *xi));
                 if h.contains(&0.0) && norm_p <= radius {
-                    let norm_z =
-                        x.iter().zip(h).filter(|(_, hi)| **hi == 0.0).map(|(xi, _)| xi * xi).sum::<f64>().sqrt();
+                    let norm_z = plain_norm_l2(x.iter().zip(h).filter(|(_, hi)| **hi == 0.0).map(|(xi, _)| *xi));
                     let room = ((radius - norm_p) * (radius + norm_p)).max(0.0).sqrt();
                     let f = clip_scale(norm_z, room);
                     for (v, hi) in x.iter_mut().zip(h) {
@@ -381,21 +426,22 @@ impl Domain {
                     shrink_until(x, |j| h[j] == 0.0, |y| norm_l2(y) <= radius);
                     return Ok(());
                 }
-                let norm_at = |mu: f64| -> f64 {
-                    x.iter()
-                        .zip(h)
-                        .map(|(xi, hi)| if *hi == 0.0 { 0.0 } else { (hi * xi / (hi + mu)).powi(2) })
-                        .sum::<f64>()
-                        .sqrt()
-                };
+                let norm_at =
+                    |mu: f64| -> f64 { plain_norm_l2(x.iter().zip(h).map(|(xi, w)| weighted_shrink(*xi, *w, mu))) };
                 let mut hi = h.iter().copied().fold(0.0, f64::max);
-                while norm_at(hi) > radius {
-                    hi *= 2.0;
+                while norm_at(hi) > radius && hi < f64::MAX {
+                    hi = (hi * 2.0).min(f64::MAX);
                 }
-                let (_, hi) = crate::special::bisect(0.0, hi, 200, |mu| norm_at(mu) > radius);
+                let (_, hi) = crate::special::bisect(0.0, hi, BISECTION_HALVINGS, |mu| norm_at(mu) > radius);
                 for (v, w) in x.iter_mut().zip(h) {
-                    *v = w * *v / (w + hi);
+                    *v = weighted_shrink(*v, *w, hi);
                 }
+                // `norm_at` and `norm_l2` round differently; the radial cut stands in for a root
+                // beyond f64::MAX (never for inputs of a sane scale)
+                if norm_l2(x) > radius * (1.0 + 1e-12) {
+                    clip_l2(x, radius);
+                }
+                shrink_until(x, |_| true, |y| norm_l2(y) <= radius);
                 Ok(())
             }
             Domain::L1Ball { .. } | Domain::Simplex => Err(Error::Unsupported {
@@ -408,17 +454,35 @@ impl Domain {
     }
 }
 
+/// `yⱼ = hⱼxⱼ/(hⱼ + μ)` of the weighted l2 projection (0 where hⱼ = 0), evaluated as
+/// `xⱼ/(1 + μ/hⱼ)` where `hⱼxⱼ` overflows (h = x = 1e200 gave ∞/∞ = NaN).
+fn weighted_shrink(x: f64, h: f64, mu: f64) -> f64 {
+    if h == 0.0 {
+        0.0
+    } else if (h * x).is_finite() {
+        h * x / (h + mu)
+    } else {
+        x / (1.0 + mu / h)
+    }
+}
+
 /// Euclidean projection onto the simplex `{y ≥ 0, Σ yⱼ = 1}` (Duchi, Shalev-Shwartz, Singer,
 /// Chandra 2008, Fig. 1): `yⱼ = max(xⱼ − θ, 0)` with θ such that `Σ max(xⱼ − θ, 0) = 1`, found by
-/// sorting. The result is non-negative and sums to 1 up to rounding (a few ulps of d); a
-/// non-finite input is the caller's to refuse.
+/// sorting. The problem is invariant to adding a constant to x, so x is first shifted by its
+/// largest entry m (exactly, by Sterbenz's lemma, for every entry within 1 of m once |m| ≥ 2:
+/// all that can stay active): θ is then found among numbers of order 1, and the result is
+/// non-negative and sums to 1 up to a few ulps of d. Unshifted, `v − (v − 1)` rounded to 0 for
+/// |v| ≥ 2⁵³ (x = (1e20, 0) came back unchanged, x = (−1e17, −1e17, −1e17) as 0) and the sum was
+/// off by ulps of max|x|. A non-finite input is the caller's to refuse.
 pub fn project_simplex(x: &mut [f64]) {
     if x.is_empty() {
         return;
     }
-    let mut sorted = x.to_vec();
+    let m = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut sorted: Vec<f64> = x.iter().map(|v| v - m).collect();
     sorted.sort_unstable_by(|a, b| b.total_cmp(a));
-    let (mut cumulative, mut theta) = (0.0, 0.0);
+    // the largest shifted entry is 0 and always active (k = 0: 0 − (0 − 1) = 1 > 0)
+    let (mut cumulative, mut theta) = (0.0, -1.0);
     for (k, &v) in sorted.iter().enumerate() {
         cumulative += v;
         let candidate = (cumulative - 1.0) / (k + 1) as f64;
@@ -429,7 +493,7 @@ pub fn project_simplex(x: &mut [f64]) {
         }
     }
     for v in x.iter_mut() {
-        *v = (*v - theta).max(0.0);
+        *v = ((*v - m) - theta).max(0.0);
     }
 }
 
@@ -440,10 +504,12 @@ pub fn project_simplex(x: &mut [f64]) {
 /// is accurate to ulps of ‖x‖₁, not of r (x = (10000), r = 0.01 gave ‖y‖₁ = r·(1 + 2e-11)). θ is
 /// therefore corrected until `norm_l1(y) ≤ r` as evaluated: a Newton step on the piecewise
 /// linear `s(θ) = Σ max(|xⱼ| − θ, 0)` (θ += (s − r)/k, k the active count), then one ulp of θ at a
-/// time. Each correction raises θ, and at θ = max|xⱼ| the result is 0, so the loop ends; it
-/// moves θ by rounding errors only, so y stays the projection up to ulps of ‖x‖₁.
+/// time, and after 64 ulps a bisection of θ on `[θ, max|xⱼ|]`. Each correction raises θ, and at
+/// θ = max|xⱼ| the result is 0, so the loop ends; it moves θ by rounding errors only, so y stays
+/// the projection up to ulps of ‖x‖₁. An x with a NaN entry is left as it is (the caller's
+/// finiteness check sees it; it used to loop forever).
 pub fn project_l1_ball(x: &mut [f64], r: f64) {
-    if crate::linalg::norm_l1(x) <= r {
+    if crate::linalg::norm_l1(x) <= r || x.iter().any(|v| v.is_nan()) {
         return;
     }
     let mut u: Vec<f64> = x.iter().map(|v| v.abs()).collect();
@@ -452,22 +518,35 @@ pub fn project_l1_ball(x: &mut [f64], r: f64) {
     for (j, &uj) in u.iter().enumerate() {
         cum += uj;
         let t = (cum - r) / (j + 1) as f64;
-        if uj > t {
+        // j = 0 always qualifies (u₀ > u₀ − r exactly), but u₀ − r rounds to u₀ when r is below
+        // half an ulp of u₀; θ then stayed 0 and the ulp walk below never ended (x = (1e12, 2e12),
+        // r = 1e-5)
+        if j == 0 || uj > t {
             theta = t;
         }
     }
     let top = u[0];
     let original = x.to_vec();
     soft_threshold_into(x, &original, theta);
-    let mut newton = true;
+    let mut passes = 0u32;
     loop {
         let s = crate::linalg::norm_l1(x);
         if s <= r || theta >= top {
             break;
         }
+        if passes == 64 {
+            // far beyond rounding: bisect θ on [θ, max|xⱼ|] (s = 0 at the top), the feasible end kept
+            theta = crate::special::bisect(theta, top, BISECTION_HALVINGS, |t| {
+                soft_threshold_into(x, &original, t);
+                crate::linalg::norm_l1(x) > r
+            })
+            .1;
+            soft_threshold_into(x, &original, theta);
+            break;
+        }
         let active = x.iter().filter(|v| **v != 0.0).count().max(1) as f64;
-        let step = if newton { (s - r) / active } else { 0.0 };
-        newton = false;
+        let step = if passes == 0 { (s - r) / active } else { 0.0 };
+        passes += 1;
         theta = (theta + step).max(theta.next_up()).min(top);
         soft_threshold_into(x, &original, theta);
     }
