@@ -189,6 +189,31 @@ fn audit_accountant_refuses_bad_input_typed() {
     }
 }
 
+/// A pure-ε event whose loss is beyond the PLD grid: an error or an answer, never a hang. Before
+/// the fix, ε = 1e15 saturated the grid's i64 cast, the ±1 after it wrapped, and the grid walk
+/// ran ~2⁶³ steps (found by a black-box sweep of `audit accountant`); ε = 1e10 already erred.
+#[test]
+fn audit_accountant_pure_event_beyond_the_grid_returns() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let results: Vec<_> = [1e10, 1e15, 1e300]
+            .iter()
+            .map(|&eps| {
+                let event = DpEvent::epsilon_delta(eps, 0.0).unwrap();
+                audit_claim(&event, 1.0, 1e-5, Neighbouring::AddRemove).map(|v| v.verdict)
+            })
+            .collect();
+        let _ = tx.send(results);
+    });
+    let results = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("returned within 60 s");
+    for r in results {
+        match r {
+            Ok(verdict) => assert_eq!(verdict, Verdict::UnderReports),
+            Err(e) => assert!(matches!(e, Error::Numerical { .. }), "{e}"),
+        }
+    }
+}
+
 #[test]
 fn audit_accountant_drops_sub_events_without_a_lower_bound_model() {
     // sampling with replacement: no accountant, no lower-bound model; the Gaussian part still counts

@@ -322,6 +322,11 @@ pub struct Atom {
 /// # Errors
 /// `Numerical` if the atoms span more than `max_points` grid points.
 pub fn discretise_atoms(atoms: &[Atom], infinity: Iv, h: f64, max_points: usize) -> Result<Discretised> {
+    // Checked in f64 before any cast: a loss of 1e15 at h = 1e-4 saturated `as i64`, the ±1 below
+    // wrapped, and the grid walks then ran ~2⁶³ steps (`audit accountant` on EpsilonDelta(1e15, 0)).
+    if atoms.iter().any(|a| [a.loss.lo, a.loss.hi].iter().any(|l| !((l / h).abs() <= MAX_INDEX as f64))) {
+        return Err(grid_error("an atom's privacy loss is beyond the grid", h));
+    }
     let idx = |x: f64, f: fn(f64) -> f64| f(x / h) as i64;
     let k_min = atoms.iter().map(|a| idx(a.loss.lo, f64::floor)).min().unwrap_or(0) - 1;
     let k_max = atoms.iter().map(|a| idx(a.loss.hi, f64::ceil)).max().unwrap_or(0) + 1;
