@@ -136,3 +136,38 @@ fn fw_approximate_run_reports_its_epsilon_and_delta() {
     let vertices = |r: &dpref::optim::l1::FrankWolfeRun| r.leaves.iter().map(|l| l.vertex).collect::<Vec<_>>();
     assert_eq!(vertices(&run), vertices(&pure_run));
 }
+
+/// The approximate-DP scale search ends at every clip scale: with a Lipschitz clip of 1e-170 or
+/// 3e-292, `lo·hi` underflowed to 0, the midpoint 0 failed, and `hi/lo = ∞` looped forever (found by
+/// a black-box sweep of `RunSpec`). A watchdog turns a hang into a failure; the answer is a run
+/// within (ε, δ) or a typed error.
+#[test]
+fn approximate_scale_search_ends_at_tiny_clips() {
+    use dpref::prelude::*;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let (n, d) = (64, 1);
+        let features: Vec<f64> = (0..n).map(|i| ((i * 7) % 5) as f64 / 5.0 - 0.4).collect();
+        let labels: Vec<f64> = (0..n).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
+        let data = Dataset::new(features, labels, d).unwrap();
+        let outcomes: Vec<_> = [1e-170, 3e-292]
+            .iter()
+            .map(|&clip| {
+                let mut spec = RunSpec::new(Algorithm::PrivateFrankWolfe, RunLoss::Absolute);
+                (spec.epsilon, spec.delta, spec.neighbouring, spec.clip, spec.domain) =
+                    (Some(1.0), Some(1e-5), Neighbouring::ReplaceOne, Some(clip), Domain::Simplex);
+                spec.run(&data).map(|out| out.run.privacy)
+            })
+            .collect();
+        let _ = tx.send(outcomes);
+    });
+    let outcomes = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("returned within 60 s");
+    for outcome in outcomes {
+        if let Ok(privacy) = outcome {
+            assert!(
+                privacy.epsilon.is_some_and(|e| e <= 1.0) && privacy.delta.is_some_and(|d| d <= 1e-5),
+                "{privacy:?}"
+            );
+        }
+    }
+}

@@ -275,6 +275,23 @@ fn a_zero_std_on_a_private_statistic_is_refused() {
     assert!(done.events.is_empty() && done.releases == 1, "{done:?}");
 }
 
+/// A batch sum cannot be released through a private statistics release: it has no step event,
+/// so its noise would go out unrecorded. Before the fix, `release` drew the noise, recorded
+/// nothing, and `finish` reported ε = 0 with one release (found by a black-box sweep).
+#[test]
+fn a_batch_sum_on_a_statistics_release_is_refused() {
+    let mut release = PrivateRelease::statistics(1.0, Seeds::new(1)).unwrap();
+    let mut sum = [0.25, -0.5];
+    assert!(release.release(&mut sum, NoiseShape::Isotropic { clip: 1.0 }).is_err());
+    assert_eq!(sum, [0.25, -0.5], "nothing drawn");
+    let done = release.finish().unwrap();
+    assert_eq!((done.releases, done.privacy.epsilon), (0, Some(0.0)), "{done:?}");
+    // without a claim (σ = 0) the sum goes out with no noise and no event, as for any non-private run
+    let mut public = PrivateRelease::statistics(0.0, Seeds::new(1)).unwrap();
+    public.release(&mut sum, NoiseShape::Isotropic { clip: 1.0 }).unwrap();
+    assert_eq!(public.finish().unwrap().privacy.epsilon, None);
+}
+
 /// The multiplier an event records never exceeds the one that ran (a larger z would read a
 /// smaller ε): for a given std and sensitivity Δ, the recorded z satisfies z·Δ ≤ std exactly (the
 /// sign of the fused residual), for the Gaussian and the Laplace statistic releases. Over the 400

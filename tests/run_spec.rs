@@ -120,6 +120,23 @@ fn prop_run_spec_refuses_claims_no_accountant_covers() {
     assert_eq!(spec.check(), Ok(()));
 }
 
+/// The [ZCHWB] paper variant converts σ to the paper's std on the mean, σ·C/n; a positive σ whose
+/// std underflows to 0 is refused. Before, the run went without noise and without a claim, and
+/// exited 0 (found by a black-box sweep: σ = 1e-300, C = 1e-30).
+#[test]
+fn run_spec_paper_variant_refuses_an_underflowed_std() {
+    let data = DataFile::new("paper-underflow");
+    let dataset = dpref::data::read_csv(std::path::Path::new(data.path()), None).unwrap();
+    let mut spec = RunSpec::new(Algorithm::DpGd, RunLoss::Logistic);
+    (spec.sigma, spec.clip, spec.delta, spec.steps) = (Some(1e-300), Some(1e-30), Some(1e-5), Some(2));
+    (spec.variant, spec.sampling, spec.neighbouring) =
+        (Variant::Paper, Some(Sampling::Full), dpref::accounting::Neighbouring::ReplaceOne);
+    let e = spec.plan(&dataset).unwrap_err();
+    assert!(matches!(e, Error::RunSpec { parameter: "sigma", .. }), "{e:?}");
+    spec.sigma = Some(1e-10);
+    assert!(spec.plan(&dataset).is_ok());
+}
+
 #[test]
 fn prop_run_spec_paper_variant_with_poisson_names_sampling() {
     let data = DataFile::new("paper-poisson");

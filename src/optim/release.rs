@@ -319,13 +319,24 @@ impl PrivateRelease {
     ///
     /// # Errors
     /// `InvalidParameter` for a shape whose length differs from the sum's, a std that is not
-    /// finite, or a clip that is not finite in a private run; event errors.
+    /// finite, a clip that is not finite in a private run, or a private release built by
+    /// [`PrivateRelease::statistics`] (it has no step event); event errors.
     pub fn release(&mut self, sum: &mut [f64], shape: NoiseShape<'_>) -> Result<()> {
         // An infinite clip bounds nothing: it draws std σ (not σ·C) and may only run without a claim.
         let clip = match shape {
             NoiseShape::Isotropic { clip } => clip,
             NoiseShape::Ellipsoid { clip_radius_b, .. } => clip_radius_b,
         };
+        // A batch sum has a step event only in a release built for batches; a statistics release
+        // records through `release_statistic*`. Without this check a private statistics release
+        // let a batch sum's noise out unrecorded, and `finish` read ε = 0.
+        if self.setup.private && self.setup.step_event.is_none() {
+            return Err(Error::invalid(
+                "release",
+                "a batch sum on a statistics release",
+                "a release built by PrivateRelease::new or calibrated_on (statistics go through release_statistic)",
+            ));
+        }
         if self.setup.private && !clip.is_finite() {
             return Err(Error::invalid("clip", clip, "finite in a private run (an infinite clip bounds nothing)"));
         }

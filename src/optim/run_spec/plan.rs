@@ -374,6 +374,14 @@ impl RunSpec {
                     Privacy::NoiseMultiplier { sigma, report_delta } => {
                         let n = c.batch_size_b.unwrap_or(data.n() as f64);
                         let std = if clip.is_finite() { sigma * clip / n } else { sigma / n };
+                        // an underflowed std would run without noise and without a claim, silently
+                        if std == 0.0 && sigma > 0.0 {
+                            return Err(invalid(
+                                "sigma",
+                                sigma,
+                                "large enough that sigma * clip / n, the paper's std on the mean, does not underflow to 0",
+                            ));
+                        }
                         Privacy::StdOnMean { std, report_delta }
                     }
                     on_mean @ Privacy::StdOnMean { .. } => on_mean,

@@ -371,9 +371,16 @@ impl FrankWolfeConfig {
         };
         let mut hi = self.pure_scale(phase_t, epsilon, SensitivityReading::Corrected) * (1.0 + 1e-9);
         debug_assert!(meets(hi), "invariant: the pure scale meets the target");
-        let mut lo = hi * 1e-6;
-        while hi / lo > 1.0 + 1e-9 {
-            let mid = (lo * hi).sqrt();
+        // ln(1e6)/1e-9 needs 34 halvings of the log-bracket; the cap and the normal-range guards
+        // only matter at absurd scales (a clip of 1e-170 made lo·hi underflow to 0, then mid = 0
+        // failed, lo = 0 and hi/lo = ∞ looped forever)
+        let mut lo = (hi * 1e-6).max(f64::MIN_POSITIVE);
+        for _ in 0..200 {
+            if hi / lo <= 1.0 + 1e-9 {
+                break;
+            }
+            let product = lo * hi;
+            let mid = if product.is_normal() { product.sqrt() } else { lo.sqrt() * hi.sqrt() };
             if meets(mid) { hi = mid } else { lo = mid }
         }
         hi
