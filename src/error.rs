@@ -122,9 +122,9 @@ pub mod check {
         if x.is_finite() && x > 0.0 { Ok(x) } else { Err(Error::invalid(name, x, "> 0 and finite")) }
     }
 
-    /// `x` finite and `>= 0`.
+    /// `x` finite and `>= 0` (−0 returned as 0).
     pub fn non_negative(name: &'static str, x: f64) -> Result<f64> {
-        if x.is_finite() && x >= 0.0 { Ok(x) } else { Err(Error::invalid(name, x, ">= 0 and finite")) }
+        if x.is_finite() && x >= 0.0 { Ok(x + 0.0) } else { Err(Error::invalid(name, x, ">= 0 and finite")) }
     }
 
     /// `x` in the open interval (0, 1).
@@ -137,9 +137,9 @@ pub mod check {
         if x > 0.0 && x <= 1.0 { Ok(x) } else { Err(Error::invalid(name, x, "in (0, 1]")) }
     }
 
-    /// `x` in [0, 1).
+    /// `x` in [0, 1) (−0 returned as 0).
     pub fn probability_below_one(name: &'static str, x: f64) -> Result<f64> {
-        if (0.0..1.0).contains(&x) { Ok(x) } else { Err(Error::invalid(name, x, "in [0, 1)")) }
+        if (0.0..1.0).contains(&x) { Ok(x + 0.0) } else { Err(Error::invalid(name, x, "in [0, 1)")) }
     }
 
     /// An integer count `>= 1`.

@@ -228,6 +228,23 @@ fn cli_account_pld_brackets_anchor_g2() {
     assert!((rdp - 2.5967).abs() < 1e-4 && v["epsilon"].as_f64() == Some(hi.min(rdp)), "{v}");
 }
 
+/// `account --accountant all` at a δ below the PLD's floor (q = 0.01, σ = 1, T = 10, δ = 1e-12):
+/// the PLD's upper end is +∞, so ε is the RDP's 2.9242 (the smaller upper bound, as documented)
+/// and `epsilon_upper` is null; `--accountant pld` alone exits 2 naming the floor and the RDP
+/// flag. Before, `all` exited 2 blaming σ ("too small"), though RDP bounds ε.
+#[test]
+fn cli_account_all_answers_below_the_pld_floor() {
+    let base = ["account", "--sigma", "1", "--q", "0.01", "--steps", "10", "--delta", "1e-12"];
+    let rdp = json(&[&base[..], &["--json"]].concat())["epsilon"].as_f64().unwrap();
+    let v = json(&[&base[..], &["--accountant", "all", "--json"]].concat());
+    assert_eq!(v["epsilon"].as_f64(), Some(rdp), "{v}");
+    assert!(v["epsilon_upper"].is_null() && v["epsilon_lower"].as_f64().is_some_and(|l| l <= rdp), "{v}");
+    let pld = dpref(&[&base[..], &["--accountant", "pld"]].concat());
+    assert_eq!(pld.status.code(), Some(2));
+    let err = stderr(&pld);
+    assert!(err.lines().count() == 1 && err.contains("floor") && err.contains("--accountant rdp"), "{err}");
+}
+
 /// `calibrate --accountant pld`: the σ for ε* = 2 on G2's sampling is below the RDP's (the PLD is
 /// tighter), and re-accounting it with the PLD gives an upper end ≤ the target and within 0.1 %.
 #[test]

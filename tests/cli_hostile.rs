@@ -81,6 +81,16 @@ fn hostile_audit_single_column_row_index_is_refused() {
     assert_ok(&["audit", "samples", "--a", &g, "--b", &g]);
 }
 
+/// `--delta=-0` is read as 0: the JSON echoes `0.0`, never `-0.0`.
+#[test]
+fn hostile_negative_zero_delta_is_echoed_as_zero() {
+    let dir = TempDir::new("cli-hostile-neg-zero");
+    let g = dir.file("values.txt", &(1..=50).map(|i| format!("{}\n", (i * 37) % 50)).collect::<String>());
+    let out = assert_ok(&["audit", "samples", "--a", &g, "--b", &g, "--delta=-0", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["delta"].as_f64() == Some(0.0) && !out.contains("-0.0"), "{out}");
+}
+
 /// A header name that occurs twice, a name that does not occur, a name asked of a file without a
 /// header and an index past the last column are refused, naming the columns.
 #[test]

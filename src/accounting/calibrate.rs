@@ -125,8 +125,9 @@ pub fn calibrate_noise_multiplier_pld(
     })
 }
 
-/// Why the PLD's ε can be infinite where the mechanism's is not.
-const PLD_FLOOR: &str = "the PLD accountant's certified epsilon is infinite there because its discretisation's \
+/// Why the PLD's ε can be infinite where the mechanism's is not (an error's reason ends with it,
+/// so that a caller can name its own way to select the RDP accountant).
+pub const PLD_FLOOR: &str = "the PLD accountant's certified epsilon is infinite there because its discretisation's \
                           truncated tail mass exceeds delta (a floor of the accountant, not of the mechanism); \
                           use the RDP accountant for a delta this small";
 

@@ -32,7 +32,7 @@ pub mod zcdp;
 
 pub use accountant::{Accountant, epsilon_upper_of};
 pub use approx_dp::ApproxDpAccountant;
-pub use calibrate::{Calibration, RdpSettings, calibrate_noise_multiplier, calibrate_noise_multiplier_pld};
+pub use calibrate::{Calibration, PLD_FLOOR, RdpSettings, calibrate_noise_multiplier, calibrate_noise_multiplier_pld};
 pub use conversion::{Conversion, DeltaBound, EpsilonBound};
 pub use event::{DpEvent, Neighbouring, SamplingScheme, dp_sgd_event, per_example_sum_gaussian};
 pub use pld::{DeltaBracket, EpsilonBracket, PldAccountant, PldSettings};

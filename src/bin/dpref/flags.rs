@@ -42,8 +42,9 @@ pub(crate) fn usage(message: impl Into<String>) -> CliError {
 }
 
 /// `x` if `ok`, else "`flag` must be `what`, got `x`".
+/// `x` when `ok` (−0 read as 0, so that no output echoes "-0.0"), else a usage error naming `flag`.
 pub(crate) fn require(flag: &str, x: f64, ok: bool, what: &str) -> CliResult<f64> {
-    if ok { Ok(x) } else { Err(usage(format!("{flag} must be {what}, got {}", num(x)))) }
+    if ok { Ok(x + 0.0) } else { Err(usage(format!("{flag} must be {what}, got {}", num(x)))) }
 }
 
 pub(crate) fn require_positive(flag: &str, x: f64) -> CliResult<f64> {
@@ -201,7 +202,7 @@ pub(crate) fn with_flags(message: &str) -> String {
 /// library names the accountant, not the CLI's flag).
 pub(crate) fn name_rdp_flag(e: Error) -> Error {
     match e {
-        Error::Numerical { what, reason } if reason.ends_with("use the RDP accountant for a delta this small") => {
+        Error::Numerical { what, reason } if reason.ends_with(dpref::accounting::PLD_FLOOR) => {
             Error::Numerical { what, reason: format!("{reason} (--accountant rdp)") }
         }
         e => e,
