@@ -55,14 +55,49 @@ pub fn log_delta_error_bound(epsilon: f64, noise_multiplier: f64) -> f64 {
         + U * l.abs())
 }
 
+/// An upper bound on `ln δ(ε; z)`: [`log_delta_for_epsilon`] plus [`log_delta_error_bound`]; where
+/// the two terms of δ cancel below their rounding (d = ε + ln Φ(b) − ln Φ(a) evaluates ≥ 0, and
+/// the sum reads NaN: far in the tail, ε well above the root, for z ≳ 9e3) the bound
+/// `δ ≤ Φ(a)`, i.e. `ln Φ(a)` plus its own error terms.
+pub fn log_delta_upper(epsilon: f64, noise_multiplier: f64) -> f64 {
+    let l = log_delta_for_epsilon(epsilon, noise_multiplier) + log_delta_error_bound(epsilon, noise_multiplier);
+    if !l.is_nan() {
+        return l;
+    }
+    const U: f64 = f64::EPSILON / 2.0;
+    let z = noise_multiplier;
+    let a = 0.5 / z - epsilon * z;
+    let la = log_normal_cdf(a);
+    la + 2.0 * (2.0 * U * (1.0 + la.abs()) + 2.0 * U * (0.5 / z + epsilon * z) * (a.abs() + 2.0))
+}
+
+/// A lower bound on `ln δ(ε; z)`: [`log_delta_for_epsilon`] minus [`log_delta_error_bound`], or −∞
+/// (δ ≥ 0) where the two terms cancel below their rounding (see [`log_delta_upper`]).
+pub fn log_delta_lower(epsilon: f64, noise_multiplier: f64) -> f64 {
+    let l = log_delta_for_epsilon(epsilon, noise_multiplier) - log_delta_error_bound(epsilon, noise_multiplier);
+    if l.is_nan() { f64::NEG_INFINITY } else { l }
+}
+
 /// δ(ε; z) of the Gaussian mechanism (exact curve).
 ///
 /// # Errors
-/// `InvalidParameter` for ε < 0 or z ≤ 0 (NaN, ∞ included).
+/// `InvalidParameter` for ε < 0 or z ≤ 0 (NaN, ∞ included); `Numerical` where the two terms of
+/// δ cancel below their rounding (far in the tail; it returned NaN at ε = 3, z = 1e4):
+/// [`delta_for_epsilon_upper`] still bounds it.
 pub fn delta_for_epsilon(epsilon: f64, noise_multiplier: f64) -> Result<f64> {
     check::non_negative("epsilon", epsilon)?;
     check::positive("sigma", noise_multiplier)?;
-    Ok(log_delta_for_epsilon(epsilon, noise_multiplier).exp())
+    let l = log_delta_for_epsilon(epsilon, noise_multiplier);
+    if l.is_nan() || l == f64::NEG_INFINITY {
+        return Err(Error::Numerical {
+            what: "analytic Gaussian delta",
+            reason: format!(
+                "the curve's two terms cancel below rounding at epsilon = {epsilon}, z = {noise_multiplier} (delta is \
+                 tiny there); use delta_for_epsilon_upper for a bound"
+            ),
+        });
+    }
+    Ok(l.exp())
 }
 
 /// δ(ε; z) of the Gaussian mechanism rounded up past its floating-point error: `exp(ln δ + its
@@ -74,7 +109,7 @@ pub fn delta_for_epsilon(epsilon: f64, noise_multiplier: f64) -> Result<f64> {
 pub fn delta_for_epsilon_upper(epsilon: f64, noise_multiplier: f64) -> Result<f64> {
     check::non_negative("epsilon", epsilon)?;
     check::positive("sigma", noise_multiplier)?;
-    let l = log_delta_for_epsilon(epsilon, noise_multiplier) + log_delta_error_bound(epsilon, noise_multiplier);
+    let l = log_delta_upper(epsilon, noise_multiplier);
     Ok((l.exp() * (1.0 + 2.0 * f64::EPSILON)).next_up().min(1.0))
 }
 
@@ -104,7 +139,7 @@ pub fn epsilon_for_delta(noise_multiplier: f64, delta: f64) -> Result<f64> {
     check::open_unit("delta", delta)?;
     let z = noise_multiplier;
     let target = delta.ln();
-    let g = |e: f64| Ok(log_delta_for_epsilon(e, z) + log_delta_error_bound(e, z) - target);
+    let g = |e: f64| Ok(log_delta_upper(e, z) - target);
     if g(0.0)? <= 0.0 {
         return Ok(0.0);
     }
@@ -123,7 +158,7 @@ pub fn noise_multiplier_for(epsilon: f64, delta: f64) -> Result<f64> {
     check::positive("epsilon", epsilon)?;
     check::open_unit("delta", delta)?;
     let target = delta.ln();
-    let g = |z: f64| Ok(log_delta_for_epsilon(epsilon, z) + log_delta_error_bound(epsilon, z) - target);
+    let g = |z: f64| Ok(log_delta_upper(epsilon, z) - target);
     let mut lo = 1e-3;
     while g(lo)? <= 0.0 {
         lo *= 0.5;

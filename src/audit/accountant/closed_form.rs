@@ -10,7 +10,7 @@
 //! * one Laplace release: `ε(δ) = 1/z + 2 ln(1 − δ)` (for δ < 1 − e^{−1/(2z)}, else 0).
 
 use crate::accounting::event::{DpEvent, Neighbouring};
-use crate::accounting::gaussian::{doubling_upper_end, log_delta_error_bound, log_delta_for_epsilon};
+use crate::accounting::gaussian::{doubling_upper_end, log_delta_lower};
 use crate::error::{Result, check};
 use crate::special::{bracket_root, ln_factorial, log_add, normal_cdf, normal_quantile};
 
@@ -96,7 +96,7 @@ pub fn gaussian_lower(event: &DpEvent, neighbouring: Neighbouring, delta: f64) -
     let z = (1.0 / prec.sqrt() * (1.0 + 4.0 * f64::EPSILON)).next_up();
     let target = delta.ln();
     // ln δ⁻(ε) − ln δ: positive ⇒ the true δ(ε) > δ ⇒ the true ε(δ) > ε.
-    let g = |e: f64| Ok(log_delta_for_epsilon(e, z) - log_delta_error_bound(e, z) - target);
+    let g = |e: f64| Ok(log_delta_lower(e, z) - target);
     let g0 = g(0.0)?;
     if g0.is_nan() || g0 <= 0.0 {
         // Nothing certified at ε = 0: the true δ(0) is at most δ, or, for a very large μ, the
