@@ -85,7 +85,7 @@ fn hostile_audit_single_column_row_index_is_refused() {
 #[test]
 fn hostile_negative_zero_delta_is_echoed_as_zero() {
     let dir = TempDir::new("cli-hostile-neg-zero");
-    let g = dir.file("values.txt", &(1..=50).map(|i| format!("{}\n", (i * 37) % 50)).collect::<String>());
+    let g = dir.file("values.txt", (1..=50).map(|i| format!("{}\n", (i * 37) % 50)).collect::<String>());
     let out = assert_ok(&["audit", "samples", "--a", &g, "--b", &g, "--delta=-0", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["delta"].as_f64() == Some(0.0) && !out.contains("-0.0"), "{out}");

@@ -324,7 +324,8 @@ pub struct Atom {
 pub fn discretise_atoms(atoms: &[Atom], infinity: Iv, h: f64, max_points: usize) -> Result<Discretised> {
     // Checked in f64 before any cast: a loss of 1e15 at h = 1e-4 saturated `as i64`, the ±1 below
     // wrapped, and the grid walks then ran ~2⁶³ steps (`audit accountant` on EpsilonDelta(1e15, 0)).
-    if atoms.iter().any(|a| [a.loss.lo, a.loss.hi].iter().any(|l| !((l / h).abs() <= MAX_INDEX as f64))) {
+    let on_grid = |l: f64| (l / h).abs() <= MAX_INDEX as f64; // false for NaN
+    if atoms.iter().any(|a| !(on_grid(a.loss.lo) && on_grid(a.loss.hi))) {
         return Err(grid_error("an atom's privacy loss is beyond the grid", h));
     }
     let idx = |x: f64, f: fn(f64) -> f64| f(x / h) as i64;
