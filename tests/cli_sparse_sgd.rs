@@ -91,6 +91,8 @@ fn sparse_sgd_json_contract_determinism_formats_and_library_twin() {
     assert_eq!(lib.privacy.delta, Some(delta));
     assert_eq!(lib.x, x);
     assert_eq!(lib.runs[0].steps, steps);
+    let reread = dpref::optim::sparse::Accounted::approximate_dp(lib.events.clone(), "sparse run").unwrap();
+    assert_eq!(reread.privacy, lib.privacy, "the report is re-derived from the run's own events");
 
     // checked-first: every step under the filter, target (ε/2, δ/2)
     let checked = json(&args("sparse-sgd", &svm, &["--stopping", "checked-first", "--seed", "3"]));
@@ -143,6 +145,13 @@ fn sparse_boosted_sgd_reports_runs_selection_and_its_true_cost() {
     let lib = spec.run(&data).unwrap();
     assert_eq!((lib.privacy.epsilon, lib.privacy.delta), (Some(eps), Some(delta)), "the library's report");
     assert_eq!(serde_json::json!(lib.x), v["x"]);
+    // the report is re-derived from the run's own events (K runs' filters, then the selection)
+    let reread = dpref::optim::sparse::Accounted::approximate_dp(lib.events.clone(), "boosted run").unwrap();
+    assert_eq!(reread.privacy, lib.privacy);
+    assert_eq!(
+        lib.events.as_event().map(|e| matches!(e, dpref::accounting::DpEvent::Composed(ref p) if p.len() == 3)),
+        Some(true)
+    );
 
     // the printed scale: opt-in, charged 2ε/(K+1) for the selection, so the total exceeds ε
     let mut printed_args = boost(&risk);

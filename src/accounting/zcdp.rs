@@ -56,10 +56,14 @@ pub fn delta_for_epsilon(rho: f64, epsilon: f64) -> Result<f64> {
 /// evaluated (never NaN, never a NaN read as 0).
 ///
 /// # Errors
-/// `InvalidParameter` for ρ < 0 or δ ∉ (0, 1).
+/// `InvalidParameter` for ρ < 0 or NaN, or δ ∉ (0, 1). ρ = +∞ (what [`gaussian_rho`] returns
+/// for a z so small that ρ overflows) gives +∞.
 pub fn epsilon_for_delta(rho: f64, delta: f64) -> Result<f64> {
-    check::non_negative("rho", rho)?;
     check::open_unit("delta", delta)?;
+    if rho == f64::INFINITY {
+        return Ok(f64::INFINITY);
+    }
+    check::non_negative("rho", rho)?;
     if rho == 0.0 {
         return Ok(0.0);
     }

@@ -92,7 +92,7 @@ pub(crate) fn run_sparse(args: &RunArgs, given: &GivenFlags, algorithm: SparseAl
 }
 
 fn print(args: &RunArgs, spec: &SparseRunSpec, outcome: &SparseRunOutcome) -> String {
-    let SparseRunOutcome { x, evaluation, privacy, step_size, runs, selection, n, d } = outcome;
+    let SparseRunOutcome { x, evaluation, privacy, events: _, step_size, runs, selection, n, d } = outcome;
     let name = spec.algorithm.name();
     let steps: u64 = runs.iter().map(|r| r.steps).sum();
     let touched: usize = runs.iter().map(|r| r.examples_touched).sum();

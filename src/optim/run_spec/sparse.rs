@@ -26,10 +26,10 @@ use crate::geometry::Domain;
 use crate::loss::Loss;
 use crate::model::{Evaluation, GradientOracle, SparseGlm};
 use crate::optim::sparse::{
-    BiasReducedSgdConfig, BiasReducedSgdRun, BoostedSgdConfig, Convexity, SelectionScale, SelectionScore, StoppingRule,
-    convex_step_size, horizon_tau, nonconvex_step_size, truncation_m,
+    Accounted, BiasReducedSgdConfig, BiasReducedSgdRun, BoostedSgdConfig, Convexity, SelectionScale, SelectionScore,
+    StoppingRule, convex_step_size, horizon_tau, nonconvex_step_size, truncation_m,
 };
-use crate::optim::{NoTrace, PrivacyReport};
+use crate::optim::{EventLog, NoTrace, PrivacyReport};
 use crate::rng::Seeds;
 
 /// C′ of τ = C′n/ln(2/δ) (P[T ≤ τ] ≤ 1/4 at 0.25 in simulation: proofs/sparse/bias_reduced_sgd.md §4).
@@ -151,6 +151,9 @@ pub struct SparseRunOutcome {
     pub evaluation: Evaluation,
     /// The accountant's (ε, δ) of the executed events.
     pub privacy: PrivacyReport,
+    /// The executed events (every Algorithm 6 run's `Composed[PrivacyFilter, …]`, then the
+    /// boosted selection's), so that `privacy` can be re-derived by the caller.
+    pub events: EventLog,
     /// η used.
     pub step_size: f64,
     /// Each Algorithm 6 run (one for `sparse-sgd`, K for boosting).
@@ -290,12 +293,12 @@ impl SparseRunSpec {
         glm.validate(&x0)?;
         self.check_rows(data)?;
         let seeds = Seeds::new(self.seed);
-        let (outcome_x, privacy, eta, runs, selection) = match self.algorithm {
+        let (outcome_x, accounted, eta, runs, selection) = match self.algorithm {
             SparseAlgorithm::BiasReducedSgd => {
                 let cfg = self.base_config(n, d, 1)?;
                 let run = cfg.run(glm, &x0, seeds, &mut NoTrace)?;
                 let stats = vec![SparseSgdStats::of(&run)];
-                (run.x, run.accounted.privacy, cfg.step_size_eta, stats, None)
+                (run.x, run.accounted, cfg.step_size_eta, stats, None)
             }
             SparseAlgorithm::BoostedSgd => {
                 // `check` refused a convex run without a score
@@ -309,11 +312,12 @@ impl SparseRunSpec {
                 let stats = run.runs.iter().map(SparseSgdStats::of).collect();
                 let selection =
                     SparseSelection { selected: run.selected, scores: run.scores, scale_lambda: run.scale_lambda };
-                (run.x, run.accounted.privacy, eta, stats, Some(selection))
+                (run.x, run.accounted, eta, stats, Some(selection))
             }
         };
         let evaluation = glm.evaluate(&outcome_x)?;
-        Ok(SparseRunOutcome { x: outcome_x, evaluation, privacy, step_size: eta, runs, selection, n, d })
+        let Accounted { events, privacy } = accounted;
+        Ok(SparseRunOutcome { x: outcome_x, evaluation, privacy, events, step_size: eta, runs, selection, n, d })
     }
 
     /// Every row z_i has `‖z_i‖₀ ≤ s` and `‖z_i‖₂ ≤ L` (then `ℓ′·z_i ∈ S_s^d` for |ℓ′| ≤ 1).
