@@ -101,7 +101,16 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Error {
     /// Shorthand for [`Error::InvalidParameter`].
     pub fn invalid(name: &'static str, value: impl std::fmt::Display, constraint: &'static str) -> Self {
-        Error::InvalidParameter { name, value: value.to_string(), constraint }
+        Error::InvalidParameter { name, value: short_value(value.to_string()), constraint }
+    }
+}
+
+/// A value as an error shows it: its `{}` text, or, for a number whose text runs past 20
+/// characters, [`display_number`]'s short form (`{}` writes 1e-300 with 300 digits).
+pub fn short_value(text: String) -> String {
+    match text.parse::<f64>() {
+        Ok(x) if text.len() > 20 => display_number(x),
+        _ => text,
     }
 }
 

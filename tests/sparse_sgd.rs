@@ -681,3 +681,21 @@ fn exact_d7_explicit_thresholds_and_expected_steps_bound() {
         Err(Error::InvalidParameter { .. })
     ));
 }
+
+/// An ε so small that the filter's unit (ε/(16n))² is not a normal float is refused before any
+/// step: the check summed squares that underflowed to 0 and admitted every step, and the
+/// accountant (each square rounded up) then refused the run's own filter after it ran
+/// (ε = 1e-300, n = 64; found by a black-box sweep). The error prints 1e-300, not 300 digits.
+#[test]
+fn a_filter_unit_below_the_normal_range_is_refused_up_front() {
+    for rule in [StoppingRule::Lagged, StoppingRule::CheckedFirst] {
+        let e = stopping_time(64, 1e-300, 1e-5, rule, Seeds::new(1)).unwrap_err();
+        assert!(
+            matches!(e, Error::InvalidParameter { name: "epsilon", .. }) && e.to_string().contains("1e-300"),
+            "{e}"
+        );
+        assert!(stopping_time(64, 1e-140, 1e-5, rule, Seeds::new(1)).is_ok());
+    }
+    let described = DpEvent::epsilon_delta(1e-300, 1e-20).unwrap().describe();
+    assert_eq!(described, "EpsilonDelta(eps=1e-300, delta=1e-20)");
+}

@@ -103,18 +103,25 @@ pub fn check_filter_steps(
         deltas = add_up(deltas, d);
     }
     let spent = FilterSpent { epsilon: filter_epsilon_spent(squares, delta_prime)?, delta: deltas, steps: costs.len() };
+    let n = crate::error::display_number;
     let clause = if spent.epsilon > target_epsilon {
         format!(
-            "sqrt(2 ln(1/delta')*sum eps_t^2) + sum eps_t^2/2 = {} > target epsilon {target_epsilon}",
-            spent.epsilon
+            "sqrt(2 ln(1/delta')*sum eps_t^2) + sum eps_t^2/2 = {} > target epsilon {}",
+            n(spent.epsilon),
+            n(target_epsilon)
         )
     } else if spent.delta > delta_double_prime {
-        format!("sum delta_t = {} > delta'' = {delta_double_prime}", spent.delta)
+        format!("sum delta_t = {} > delta'' = {}", n(spent.delta), n(delta_double_prime))
     } else {
         return Ok(spent);
     };
     Err(Error::Unsupported {
-        event: format!("PrivacyFilter(eps={target_epsilon}, delta'={delta_prime}, delta''={delta_double_prime})"),
+        event: format!(
+            "PrivacyFilter(eps={}, delta'={}, delta''={})",
+            n(target_epsilon),
+            n(delta_prime),
+            n(delta_double_prime)
+        ),
         neighbouring: "any".into(),
         accountant: "approx-DP",
         reason: format!(

@@ -277,18 +277,22 @@ impl DpEvent {
 
     /// A short one-line description for error messages (`PoissonSampled(q=0.01, Gaussian(z=1.1))`).
     pub fn describe(&self) -> String {
+        // numbers as people read them: 1e-300, not 300 digits
+        let n = crate::error::display_number;
         match self {
-            DpEvent::Gaussian { noise_multiplier } => format!("Gaussian(z={noise_multiplier})"),
+            DpEvent::Gaussian { noise_multiplier } => format!("Gaussian(z={})", n(*noise_multiplier)),
             DpEvent::PerExampleSumGaussian { noise_multiplier } => {
-                format!("PerExampleSumGaussian(sigma={noise_multiplier})")
+                format!("PerExampleSumGaussian(sigma={})", n(*noise_multiplier))
             }
-            DpEvent::Laplace { noise_multiplier } => format!("Laplace(z={noise_multiplier})"),
+            DpEvent::Laplace { noise_multiplier } => format!("Laplace(z={})", n(*noise_multiplier)),
             DpEvent::RandomizedResponse { noise_parameter, num_buckets } => {
-                format!("RandomizedResponse(p={noise_parameter}, k={num_buckets})")
+                format!("RandomizedResponse(p={}, k={num_buckets})", n(*noise_parameter))
             }
-            DpEvent::EpsilonDelta { epsilon, delta } => format!("EpsilonDelta(eps={epsilon}, delta={delta})"),
+            DpEvent::EpsilonDelta { epsilon, delta } => {
+                format!("EpsilonDelta(eps={}, delta={})", n(*epsilon), n(*delta))
+            }
             DpEvent::PoissonSampled { sampling_probability, event } => {
-                format!("PoissonSampled(q={sampling_probability}, {})", event.describe())
+                format!("PoissonSampled(q={}, {})", n(*sampling_probability), event.describe())
             }
             DpEvent::SampledWithoutReplacement { source_dataset_size, sample_size, event } => {
                 format!("SampledWithoutReplacement(n={source_dataset_size}, b={sample_size}, {})", event.describe())
@@ -302,7 +306,10 @@ impl DpEvent {
                 format!("Composed[{}]", inner.join(", "))
             }
             DpEvent::PrivacyFilter { target_epsilon, delta_prime, delta_double_prime, steps } => format!(
-                "PrivacyFilter(eps={target_epsilon}, delta'={delta_prime}, delta''={delta_double_prime}, {} steps)",
+                "PrivacyFilter(eps={}, delta'={}, delta''={}, {} steps)",
+                n(*target_epsilon),
+                n(*delta_prime),
+                n(*delta_double_prime),
                 steps.len()
             ),
         }

@@ -20,12 +20,9 @@ impl From<Error> for CliError {
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            // A library value is formatted with `{}`, which writes 1e-300 with 300 digits.
+            // (an InvalidParameter built without `Error::invalid` may hold a long `{}` text)
             CliError::Lib(Error::InvalidParameter { name, value, constraint }) => {
-                let value = match value.parse::<f64>() {
-                    Ok(x) if value.len() > 20 => num(x),
-                    _ => value.clone(),
-                };
+                let value = dpref::error::short_value(value.clone());
                 write!(f, "{}", Error::InvalidParameter { name, value, constraint })
             }
             CliError::Lib(Error::RunSpec { message, .. }) => f.write_str(&with_flags(message)),

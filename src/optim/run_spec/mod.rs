@@ -374,6 +374,5 @@ pub(crate) fn require(parameter: &'static str, x: f64, ok: bool, what: &str) -> 
 /// A value as [`Error::InvalidParameter`] shows it through the CLI: `{}`, or the short form when
 /// that is longer than 20 characters (1e-300, not 300 digits).
 pub(crate) fn value_text(x: f64) -> String {
-    let text = x.to_string();
-    if text.len() > 20 { display_number(x) } else { text }
+    crate::error::short_value(x.to_string())
 }

@@ -217,6 +217,19 @@ struct Stopping {
 
 impl Stopping {
     fn new(filter: Filter, rule: StoppingRule, seeds: Seeds) -> Result<Self> {
+        // The filter sums the steps' squared costs in units of (ε/(16n))²; a unit that is not a
+        // normal float rounds the sum to (nearly) 0, the check admits every step, and the
+        // accountant, which rounds each square up, then refuses the run's own filter after it ran
+        // (ε = 1e-300).
+        let unit = filter.epsilon / (16.0 * filter.n as f64);
+        if !(unit * unit).is_normal() {
+            return Err(Error::invalid(
+                "epsilon",
+                filter.epsilon,
+                "large enough that (epsilon/(16 n))^2, the unit of the filter's squared step costs, is a normal \
+                 float (epsilon >= about 2.4e-153 n)",
+            ));
+        }
         Ok(Stopping {
             law: TruncatedGeometric::new(truncation_m(filter.n)?)?,
             filter,
