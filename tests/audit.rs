@@ -60,6 +60,25 @@ fn audit_identical_samples_give_zero() {
     let x: Vec<f64> = (0..1000).map(|i| (i as f64).sin()).collect();
     let r = epsilon_lower_bound(&x, &x, &AuditSettings::default()).unwrap();
     assert_eq!(r.epsilon, 0.0);
+    // no attack is reported beside a bound of 0 (one was, with its threshold)
+    assert_eq!(r.threshold, None);
+}
+
+/// The one-run theorem needs canaries included by fair coins: a split that fair coins give with
+/// probability below 1e-9 is refused. Before, 900 in / 100 out with scores that ignore membership
+/// (all 0: the true ε is 0) certified ε ≥ 1.80, and 600 / 400 certified 0.16 (found by a sweep).
+/// Balanced splits (500/500, 550/450) certify 0 and pass.
+#[test]
+fn audit_one_run_refuses_a_split_fair_coins_do_not_give() {
+    use dpref::audit::{OneRunThresholds, epsilon_one_run};
+    for (n_in, n_out) in [(900, 100), (100, 900), (600, 400)] {
+        let r = epsilon_one_run(&vec![0.0; n_in], &vec![0.0; n_out], 0.05, 0.0, OneRunThresholds::AllScores);
+        assert!(matches!(r, Err(Error::InvalidParameter { name: "canary counts", .. })), "{n_in}/{n_out}: {r:?}");
+    }
+    for (n_in, n_out) in [(500, 500), (550, 450), (3, 1)] {
+        let r = epsilon_one_run(&vec![0.0; n_in], &vec![0.0; n_out], 0.05, 0.0, OneRunThresholds::AllScores).unwrap();
+        assert_eq!(r.epsilon, 0.0, "{n_in}/{n_out}");
+    }
 }
 
 /// The one-run p-value equals a brute-force evaluation of its definition:

@@ -339,7 +339,9 @@ fn audit_canary_dp_sgd_and_pagan_below_accounted_and_flag_halved_noise() {
         let bad = audit_canary(&broken, &CANARY, RUNS4, Seeds::new(seed + 1), &settings(threshold)).unwrap();
         eprintln!(
             "D4 {name}: correct {:.3}, noise halved {:.3} (design {design_bound:.3}), accounted {accounted:.3}; GDP fit ε ≈ {:.3}",
-            ok.bound.epsilon, bad.bound.epsilon, ok.gdp.epsilon_estimate
+            ok.bound.epsilon,
+            bad.bound.epsilon,
+            ok.gdp.map_or(f64::NAN, |g| g.epsilon_estimate)
         );
         assert!(ok.bound.epsilon <= accounted, "{name}: correct run flagged: {} > {accounted}", ok.bound.epsilon);
         assert!(design_bound > accounted, "{name}: the design cannot flag the halved noise ({design_bound})");

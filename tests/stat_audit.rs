@@ -183,7 +183,13 @@ fn audit_canary_gradient_sums_correct_below_accounted_broken_above() {
     let bad = audit_canary(&broken, &dir, 20_000, Seeds::new(7), &settings).unwrap();
     assert!(bad.bound.epsilon > eps, "broken run not flagged: {} <= {eps}", bad.bound.epsilon);
     // the GDP fit is an estimate: it is reported beside, not instead of, the certified bound
-    assert!(ok.gdp.mu_estimate > 0.0 && ok.gdp.epsilon_estimate > 0.0);
+    let gdp = ok.gdp.expect("fitted at confidence 1 - 1e-7");
+    assert!(gdp.mu_estimate > 0.0 && gdp.epsilon_estimate > 0.0);
+    // at a confidence of 0.5 the fit is skipped, the certified bound still comes (it failed the
+    // whole audit with "significance = 0.5")
+    let half = AuditSettings { delta: 1e-5, confidence: 0.5, ..Default::default() };
+    let at_half = audit_canary(&base, &dir, 2_000, Seeds::new(7), &half).unwrap();
+    assert!(at_half.gdp.is_none() && at_half.bound.epsilon <= eps);
 }
 
 /// A mechanism that reads one uniform u per draw and outputs d for u ∈ [0, .3) ∪ [.5, 1) and

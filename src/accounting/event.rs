@@ -57,24 +57,14 @@ impl Neighbouring {
     /// release.
     ///
     /// # Errors
-    /// `Some(Err(InvalidParameter))` for a multiplier that is not finite and > 0, or whose `s/f`
-    /// underflows to 0 (σ = 5e-324 under replace-one; it was reported as "sigma = 0").
+    /// `Some(Err(InvalidParameter))` for a multiplier that is not finite and > 0. (`s/f` may
+    /// underflow to 0, σ = 5e-324 under replace-one: the accountants read a multiplier of 0 as an
+    /// unbounded ε, which it is.)
     pub fn gaussian_multiplier(self, event: &DpEvent) -> Option<Result<f64>> {
         match event {
             DpEvent::Gaussian { noise_multiplier: z } => Some(check::positive("sigma", *z)),
             DpEvent::PerExampleSumGaussian { noise_multiplier: s } => {
-                Some(check::positive("sigma", *s).and_then(|s| {
-                    let z = s / self.sum_sensitivity_factor();
-                    if z > 0.0 {
-                        Ok(z)
-                    } else {
-                        Err(Error::invalid(
-                            "sigma",
-                            s,
-                            "large enough that sigma/2, the replace-one multiplier, is not 0",
-                        ))
-                    }
-                }))
+                Some(check::positive("sigma", *s).map(|s| s / self.sum_sensitivity_factor()))
             }
             _ => None,
         }

@@ -24,6 +24,7 @@
 //! rigorous bound at 0 on the B.10 vectors.
 //! Proof: proofs/audit/one_run.md.
 
+use super::binomial::{clopper_pearson_lower, clopper_pearson_upper};
 use super::threshold::sorted_finite;
 use crate::error::{Error, Result, check};
 use serde::Serialize;
@@ -171,8 +172,8 @@ fn roc_frontier(points: &[(f64, f64)]) -> Vec<usize> {
 /// canaries, guessing "included" for high scores.
 ///
 /// # Errors
-/// `Empty`/`NonFinite` for bad scores, `InvalidParameter` for significance ∉ (0, 1) or
-/// δ ∉ [0, 1].
+/// `Empty`/`NonFinite` for bad scores, `InvalidParameter` for significance ∉ (0, 1),
+/// δ ∉ [0, 1], or an in/out split that fair coins give with probability below 1e-9.
 pub fn epsilon_one_run(
     in_scores: &[f64],
     out_scores: &[f64],
@@ -194,6 +195,20 @@ pub fn epsilon_one_run(
     let outs = sorted_finite("out-canary scores", out_scores)?;
     let (n_in, n_out) = (ins.len() as u64, outs.len() as u64);
     let m = n_in + n_out;
+    // The theorem's canaries are included by independent fair coins. A split that a fair coin
+    // gives with probability below 1e-9 (exact two-sided test: ½ outside the Clopper–Pearson
+    // interval of n_in/m at 5e-10 per side) means the inclusion was not randomised that way, and
+    // the bound means nothing: 900 in / 100 out with scores that ignore membership certified
+    // ε ≥ 1.8 for a mechanism with ε = 0.
+    let (lo, hi) = (clopper_pearson_lower(n_in, m, 5e-10)?, clopper_pearson_upper(n_in, m, 5e-10)?);
+    if !(lo <= 0.5 && 0.5 <= hi) {
+        return Err(Error::invalid(
+            "canary counts",
+            format!("{n_in} included, {n_out} excluded"),
+            "a split that independent fair coins (the one-run theorem's inclusion) give with probability at least \
+             1e-9; randomise each canary's inclusion with probability 1/2",
+        ));
+    }
     // thresholds: distinct pooled scores ascending, then +∞
     let mut ts: Vec<f64> = ins.iter().chain(outs.iter()).copied().collect();
     ts.sort_unstable_by(f64::total_cmp);

@@ -463,9 +463,11 @@ fn search_attack(
 }
 
 fn result(best: Option<(Found, Attack)>, settings: &AuditSettings, n_a: usize, n_b: usize) -> EpsilonLowerBound {
+    // An attack whose bound rounds to 0 certifies nothing and is not reported (the doc of
+    // `threshold`: it once came with ε = 0, and the CLI printed an attack line beside "ε ≥ 0").
     let (epsilon, threshold, tpr_lower, fpr_upper, attack) = match best {
-        Some((f, at)) => (f.epsilon, Some(f.t), f.p_lower, f.q_upper, at),
-        None => (0.0, None, 0.0, 1.0, ATTACKS[0]),
+        Some((f, at)) if f.epsilon > 0.0 => (f.epsilon, Some(f.t), f.p_lower, f.q_upper, at),
+        _ => (0.0, None, 0.0, 1.0, ATTACKS[0]),
     };
     EpsilonLowerBound {
         epsilon,
