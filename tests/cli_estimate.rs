@@ -44,8 +44,46 @@ fn sparse_files(dir: &TempDir) -> (String, String) {
 
 fn args<'a>(data: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut a = vec!["estimate", "mean", "--data", data, "--l2-bound", "1", "--sparsity", "3", "--json"];
+    if data.ends_with(".svm") {
+        a.extend(["--dimension", "12"]); // D, public
+    }
     a.extend(extra);
     a
+}
+
+/// A LIBSVM file's dimension is its largest feature index, which depends on the records: two
+/// replace-one neighbours (the last row at index 3 or at index 9) released means of 3 and 9
+/// entries (found by a black-box sweep). A private release now needs the public `--dimension`;
+/// with it both neighbours release D entries, and an index above it is refused.
+#[test]
+fn cli_libsvm_dimension_is_public_not_read_from_the_records() {
+    let dir = TempDir::new("cli-estimate-dimension");
+    let a = dir.file("a.svm", "1 1:0.5\n1 2:0.3\n1 3:0.2\n");
+    let b = dir.file("b.svm", "1 1:0.5\n1 2:0.3\n1 9:0.2\n");
+    let base = |data: &str| -> Vec<String> {
+        ["estimate", "mean", "--data", data, "--l2-bound", "1", "--sparsity", "1", "--epsilon", "1", "--json"]
+            .map(String::from)
+            .to_vec()
+    };
+    let run = |v: Vec<String>| dpref(&v.iter().map(String::as_str).collect::<Vec<_>>());
+    for data in [&a, &b] {
+        let o = run(base(data));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--dimension"));
+        let v = json(
+            &[base(data), vec!["--dimension".into(), "12".into()]]
+                .concat()
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!((v["d"].as_u64(), floats(&v["mean"]).len()), (Some(12), 12));
+    }
+    let low = run([base(&b), vec!["--dimension".into(), "4".into()]].concat());
+    assert_eq!(low.status.code(), Some(2), "an index above --dimension is refused");
+    let csv = dir.file("c.csv", "0.5,0,1\n0,0.3,1\n");
+    let o = run([base(&csv), vec!["--dimension".into(), "2".into()]].concat());
+    assert_eq!(o.status.code(), Some(2), "--dimension is for LIBSVM files");
 }
 
 #[test]
@@ -58,7 +96,7 @@ fn cli_estimate_mean_json_contract_determinism_and_privacy() {
     assert_eq!(v["noise"], "laplace");
     assert_eq!(v["n"], N as u64);
     assert_eq!(v["d"], D as u64);
-    assert_eq!(v["clipped_rows"], 0);
+    assert!(v.get("clipped_rows").is_none(), "a count of records is not released");
     assert_eq!(v["delta"].as_f64(), Some(0.0));
     let mean = floats(&v["mean"]);
     assert_eq!(mean.len(), D);
@@ -117,7 +155,9 @@ fn cli_estimate_mean_equals_the_library() {
         .with_clipping()
         .run(SparseVectors::Dense(&data), Seeds::new(0))
         .unwrap();
-    assert_eq!(v["clipped_rows"], N as u64);
+    // the library counts the clipped rows for diagnostics; the CLI does not release the count
+    // (sensitivity 1, no noise: two neighbours differing in one clipped row printed 1 and 0)
+    assert!(v.get("clipped_rows").is_none());
     assert_eq!(run.clipped_rows, N);
     assert_eq!(floats(&v["mean"]), run.z_hat);
 }
@@ -152,12 +192,25 @@ fn cli_estimate_mean_usage_errors() {
     assert_usage_error(&["estimate", "mean", "--data", &csv, "--l2-bound", "1", "--sparsity", "0", "--epsilon", "1"]);
     assert_usage_error(&["estimate", "mean", "--data", &csv, "--l2-bound", "0", "--sparsity", "3", "--epsilon", "1"]);
     // a row with more than s non-zeros, without --clip-rows: the message names the row and the fix
-    let o = dpref(&["estimate", "mean", "--data", &long, "--l2-bound", "1", "--sparsity", "3", "--epsilon", "1"]);
+    let o = dpref(&[
+        "estimate",
+        "mean",
+        "--data",
+        &long,
+        "--l2-bound",
+        "1",
+        "--sparsity",
+        "3",
+        "--epsilon",
+        "1",
+        "--dimension",
+        "4",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(err.starts_with("error: ") && err.trim_end().lines().count() == 1, "{err}");
     assert!(err.contains("row 1") && err.contains("--clip-rows"), "{err}");
-    full(&long, &["--epsilon", "1"]);
+    full(&long, &["--epsilon", "1", "--dimension", "4"]);
     // NaN data and an empty file
     full(&nan, &["--epsilon", "1"]);
     full(&empty, &["--epsilon", "1"]);

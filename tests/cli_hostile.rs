@@ -171,14 +171,14 @@ fn hostile_libsvm_huge_feature_index_is_refused() {
     for row in ["1 1000000000000:1\n", "1 18446744073709551615:1\n", "1 16777217:1\n"] {
         let f = dir.file("big.svm", row);
         assert_refused(
-            &["run", "dp-sgd", "--data", &f, "--loss", "logistic", "--sigma", "1"],
+            &["run", "dp-sgd", "--data", &f, "--loss", "logistic", "--sigma", "0"],
             &["feature index", "16777216"],
         );
     }
     // within the index limit, but the dense matrix would exceed 2^27 values
     let rows: String = (0..9).map(|_| "1 16777216:1\n").collect();
     let f = dir.file("wide.svm", rows);
-    assert_refused(&["run", "dp-sgd", "--data", &f, "--loss", "logistic", "--sigma", "1"], &["dense matrix"]);
+    assert_refused(&["run", "dp-sgd", "--data", &f, "--loss", "logistic", "--sigma", "0"], &["dense matrix"]);
 }
 
 /// Runs the binary with a stdout whose reader is already gone: the first write fails with EPIPE.
@@ -227,8 +227,9 @@ fn hostile_byte_order_mark_is_skipped() {
     let bom = |text: &str| [&[0xEF, 0xBB, 0xBF][..], text.as_bytes()].concat();
     let csv = dir.file("d.csv", bom("1,0\n2,1\n3,0\n4,1\n"));
     let svm = dir.file("d.svm", bom("1 1:1\n0 2:1\n1 1:0.5\n"));
-    for data in [&csv, &svm] {
-        let out = assert_ok(&["run", "dp-sgd", "--data", data, "--loss", "logistic", "--sigma", "1", "--json"]);
+    for (data, dimension) in [(&csv, &[][..]), (&svm, &["--dimension", "2"][..])] {
+        let args = [&["run", "dp-sgd", "--data", data, "--loss", "logistic", "--sigma", "1", "--json"][..], dimension];
+        let out = assert_ok(&args.concat());
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert!(v["x"].is_array(), "{v}");
     }

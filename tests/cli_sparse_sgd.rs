@@ -40,6 +40,9 @@ fn data_files(dir: &TempDir) -> (String, String) {
 fn args<'a>(algorithm: &'a str, data: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["run", algorithm, "--data", data, "--loss", "logistic", "--epsilon", "0.5", "--delta", "1e-5"];
     v.extend(["--l2-bound", "1", "--sparsity", "2", "--neighbouring", "replace-one", "--domain", "l2:2", "--json"]);
+    if data.ends_with(".svm") {
+        v.extend(["--dimension", "12"]); // D, public
+    }
     v.extend(extra);
     v
 }

@@ -543,3 +543,31 @@ fn c2_laplace_pointwise_privacy_loss_is_at_most_epsilon() {
     let twin_sigma = l / n as f64 / eps;
     assert!(loss(&ray, twin_sigma) > 3.9 * eps, "twin loses {}", loss(&ray, twin_sigma));
 }
+
+/// Settings a black-box sweep found accepted and then wrong (each refused now, before any draw):
+/// - L = 1e-323: row norms evaluate on the subnormal grid (‖(1e-320, 1e-320, 1e-320)‖₂ read 0), a
+///   row 1700·L long passed the check, and ε read 0.5 for a true ~380 (Algorithms 1 and 5);
+/// - a subnormal δ: Algorithm 5's δ/4 underflowed to 0 and every call silently became Laplace;
+/// - the sparse exponential mechanism at τ = 1e-12: the grid's 2M values were allocated before the
+///   net's size check and the process aborted (4 GiB).
+///
+/// The classic Gaussian multiplier at δ = 5e-324 is finite (1.25/δ overflowed to ∞).
+#[test]
+fn sparse_settings_that_underflow_or_explode_are_refused_up_front() {
+    use dpref::optim::sparse::{BiasReducedConfig, ProjectionMechanismConfig, SparseExponentialConfig, TauChoice};
+    for delta in [0.0, 1e-5] {
+        let e = ProjectionMechanismConfig::new(1e-323, 3, 0.5, delta).unwrap_err();
+        assert!(matches!(e, Error::InvalidParameter { name: "L (l2 bound)", .. }), "{e}");
+    }
+    assert!(BiasReducedConfig::new(1e-323, 2, 0.5, 0.0).is_err());
+    assert!(ProjectionMechanismConfig::new(1e-290, 3, 0.5, 0.0).is_ok());
+    assert!(matches!(BiasReducedConfig::new(1.0, 2, 0.5, 5e-324), Err(Error::InvalidParameter { name: "delta", .. })));
+    assert!(BiasReducedConfig::new(1.0, 2, 0.5, 1e-300).is_ok());
+    let data = Dataset::new(vec![0.5], vec![1.0], 1).unwrap();
+    let cfg = SparseExponentialConfig::new(0.5, 2.0, 1.0, 1, Domain::L2Ball { radius: 1.0 }, TauChoice::Given(1e-12))
+        .unwrap();
+    assert!(matches!(cfg.run(&data, Loss::Logistic, Seeds::new(0)), Err(Error::InvalidParameter { name: "tau", .. })));
+    let z = gaussian::classic_noise_multiplier(0.5, 5e-324).unwrap();
+    // √(2(ln 1.25 − ln 5e-324))/0.5 = 77.183584548669179935 (mpmath, 40 digits), rounded up here
+    assert!((77.18358454866917..=77.18358454866917 * (1.0 + 1e-14)).contains(&z), "{z}");
+}

@@ -186,5 +186,8 @@ pub fn classic_noise_multiplier(epsilon: f64, delta: f64) -> Result<f64> {
         ));
     }
     check::open_unit("delta", delta)?;
-    Ok(((2.0 * (1.25 / delta).ln()).sqrt() / epsilon).next_up().next_up())
+    // ln(1.25/δ), or ln 1.25 − ln δ where 1.25/δ overflows (δ < 7e-309: z read ∞)
+    let log_term = (1.25 / delta).ln();
+    let log_term = if log_term.is_finite() { log_term } else { 1.25f64.ln() - delta.ln() };
+    Ok(((2.0 * log_term).sqrt() / epsilon).next_up().next_up())
 }

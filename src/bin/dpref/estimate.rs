@@ -32,6 +32,10 @@ pub(crate) struct EstimateMeanArgs {
     /// (.svm, .libsvm; labels ignored).
     #[arg(long)]
     pub(crate) data: PathBuf,
+    /// LIBSVM only, and needed there: the public dimension d (the file's largest feature index
+    /// depends on the records, and a released mean of that length would reveal it).
+    #[arg(long, value_parser = whole_usize)]
+    pub(crate) dimension: Option<usize>,
     /// L > 0: the l2 bound of each vector.
     #[arg(long)]
     pub(crate) l2_bound: f64,
@@ -79,7 +83,6 @@ struct Estimate {
     epsilon: Option<f64>,
     delta: Option<f64>,
     sigma: f64,
-    clipped_rows: usize,
     /// Algorithm 2: (m, the branch, rho in the recovery branch).
     recovery: Option<(usize, &'static str, Option<f64>)>,
 }
@@ -115,10 +118,13 @@ pub(crate) fn estimate_mean(args: &EstimateMeanArgs) -> CliResult<String> {
         (Method::Laplace, true) => return Err(usage("--method laplace needs --delta 0 (pure epsilon-DP)")),
         _ => {}
     }
-    let libsvm = matches!(args.data.extension().and_then(|e| e.to_str()), Some("svm" | "libsvm"));
+    let dimension = crate::run::data_dimension(&args.data, args.dimension, true)?;
     // Both readers return dense rows (there is no CSR reader); the mean reads the non-zeros only.
-    let data =
-        if libsvm { dpref::data::read_libsvm(&args.data, None)? } else { dpref::data::read_csv(&args.data, None)? };
+    let data = if crate::run::is_libsvm(&args.data) {
+        dpref::data::read_libsvm(&args.data, dimension)?
+    } else {
+        dpref::data::read_csv(&args.data, None)?
+    };
     let rows = |e: Error| match e {
         Error::InvalidParameter { name, .. } if name.starts_with("row ") => usage(format!(
             "{e} (rows counted from 0): a vector outside the sparse ball of --sparsity {} and --l2-bound {}; \
@@ -144,7 +150,6 @@ pub(crate) fn estimate_mean(args: &EstimateMeanArgs) -> CliResult<String> {
             epsilon: run.accounted.privacy.epsilon,
             delta: run.accounted.privacy.delta,
             sigma,
-            clipped_rows: run.clipped_rows,
             recovery: Some((run.m, branch, rho)),
         }
     } else {
@@ -165,7 +170,6 @@ pub(crate) fn estimate_mean(args: &EstimateMeanArgs) -> CliResult<String> {
             epsilon: run.accounted.privacy.epsilon,
             delta: run.accounted.privacy.delta,
             sigma: run.noise.sigma(),
-            clipped_rows: run.clipped_rows,
             recovery: None,
         }
     };
@@ -186,7 +190,6 @@ fn print(args: &EstimateMeanArgs, run: &Estimate, n: usize, d: usize) -> CliResu
             "delta": delta,
             "n": n as u64,
             "d": d as u64,
-            "clipped_rows": run.clipped_rows as u64,
             "sigma": run.sigma,
             "l2_bound": args.l2_bound,
             "sparsity": args.sparsity as u64,
@@ -217,7 +220,8 @@ fn print(args: &EstimateMeanArgs, run: &Estimate, n: usize, d: usize) -> CliResu
         out += &format!("  {m} measurements, {branch} branch{rho}\n");
     }
     if args.clip_rows {
-        out += &format!("  rows clipped into the sparse ball: {}\n", run.clipped_rows);
+        // how many rows were clipped is a count of records (sensitivity 1, no noise): not released
+        out += "  rows outside the sparse ball were clipped into it (their number is not released)\n";
     }
     let shown: Vec<String> =
         run.mean.iter().take(8).map(|v| if v.abs() < 1e9 { format!("{v:.6}") } else { format!("{v:.6e}") }).collect();

@@ -88,8 +88,9 @@ pub(crate) fn run_algorithm(args: &RunArgs, given: &GivenFlags) -> CliResult<Str
     if libsvm && args.label_column.is_some() {
         return Err(usage("--label-column applies to CSV files; a LIBSVM file has its label first on each line"));
     }
+    let dimension = data_dimension(&args.data, args.dimension, spec.is_private())?;
     let data = if libsvm {
-        dpref::data::read_libsvm(&args.data, None)?
+        dpref::data::read_libsvm(&args.data, dimension)?
     } else {
         dpref::data::read_csv(&args.data, args.label_column)?
     };
@@ -146,4 +147,25 @@ impl dpref::optim::Observer for Progress {
 /// Whether `path` is read as LIBSVM (by its extension) rather than CSV.
 pub(crate) fn is_libsvm(path: &std::path::Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()), Some("svm" | "libsvm"))
+}
+
+/// The dimension to read `path` at: for a LIBSVM file, `--dimension` (public), or without it the
+/// file's largest feature index, which only a run without a privacy claim may use (it depends on
+/// the records: under replace-one, one record with index 9 instead of 3 turned a released x of 3
+/// entries into 9); `None` for a CSV, whose columns fix d (`--dimension` refused there).
+pub(crate) fn data_dimension(
+    path: &std::path::Path,
+    dimension: Option<usize>,
+    private: bool,
+) -> CliResult<Option<usize>> {
+    match (is_libsvm(path), dimension) {
+        (false, Some(_)) => Err(usage("--dimension applies to LIBSVM files (a CSV's columns fix the dimension)")),
+        (false, None) => Ok(None),
+        (true, Some(d)) => Ok(Some(d)),
+        (true, None) if private => Err(usage(
+            "a LIBSVM file's dimension is its largest feature index, which depends on the records (a released \
+             vector of that length would reveal it): give the public dimension with --dimension <d>",
+        )),
+        (true, None) => Ok(None),
+    }
 }

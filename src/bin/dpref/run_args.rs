@@ -146,6 +146,10 @@ pub(crate) struct RunArgs {
     /// CSV only: 0-based column of the label.
     #[arg(long, value_parser = whole_usize, help_heading = DATA_HEADING)]
     pub(crate) label_column: Option<usize>,
+    /// LIBSVM only: the public dimension d (needed for a privacy claim: the file's largest feature
+    /// index depends on the records, and a released x of that length would reveal it).
+    #[arg(long, value_parser = whole_usize, help_heading = DATA_HEADING)]
+    pub(crate) dimension: Option<usize>,
     /// Loss (logistic/hinge labels in {0,1} or {-1,+1}; cross-entropy needs --hidden).
     #[arg(long, value_enum, help_heading = DATA_HEADING)]
     pub(crate) loss: LossArg,

@@ -79,11 +79,13 @@ fn to_spec(args: &RunArgs, given: &GivenFlags, algorithm: SparseAlgorithm) -> Cl
 pub(crate) fn run_sparse(args: &RunArgs, given: &GivenFlags, algorithm: SparseAlgorithm) -> CliResult<String> {
     let spec = to_spec(args, given, algorithm)?;
     spec.check()?;
+    // (every sparse run makes a privacy claim)
+    let dimension = crate::run::data_dimension(&args.data, args.dimension, true)?;
     let data = if crate::run::is_libsvm(&args.data) {
         if args.label_column.is_some() {
             return Err(usage("--label-column applies to CSV files; a LIBSVM file has its label first on each line"));
         }
-        SparseDataset::read_libsvm(&args.data, None)?
+        SparseDataset::read_libsvm(&args.data, dimension)?
     } else {
         SparseDataset::from_dense(&dpref::data::read_csv(&args.data, args.label_column)?)
     };

@@ -84,7 +84,7 @@ pub(crate) struct SparseArgs {
 }
 
 /// The `run` arguments, besides [`SparseArgs`], that the sparse family reads (by clap id): the
-/// data (`--data`, `--label-column`), the loss, the budget `--epsilon`/`--delta` under
+/// data (`--data`, `--label-column`, `--dimension`), the loss, the budget `--epsilon`/`--delta` under
 /// `--neighbouring replace-one`, `--learning-rate` (or its refusal with `--theorem-step`),
 /// `--domain`, `--seed` and `--json` (`run_sparse.rs`: `to_spec`, `run_sparse`, `print`). Every other
 /// `run` flag given on the command line is refused by a sparse run: a flag added to `run` later is
@@ -93,6 +93,7 @@ pub(crate) const SPARSE_RUN_USES: &[&str] = &[
     "algorithm",
     "data",
     "label_column",
+    "dimension",
     "loss",
     "epsilon",
     "delta",

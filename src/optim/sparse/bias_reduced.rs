@@ -183,6 +183,14 @@ impl BiasReducedConfig {
     pub fn new(l2_bound_l: f64, sparsity_s: usize, epsilon: f64, delta: f64) -> Result<Self> {
         check::positive("epsilon", epsilon)?;
         check::probability_below_one("delta", delta)?;
+        // δ/4 of a subnormal δ can be 0, which silently turned every call into a Laplace release
+        if delta > 0.0 && delta < f64::MIN_POSITIVE {
+            return Err(Error::invalid(
+                "delta",
+                delta,
+                "0 or at least 2.2e-308 (its splits delta/4 must not underflow)",
+            ));
+        }
         let cfg = BiasReducedConfig {
             l2_bound_l,
             sparsity_s,

@@ -301,8 +301,12 @@ fn check_budget(epsilon: f64, delta: f64) -> Result<()> {
             "in (0, 1] (Lemma 6.3's amplification inequality and the classical Gaussian calibration need it)",
         ));
     }
-    if !(delta > 0.0 && delta < 1.0) {
-        return Err(Error::invalid("delta", delta, "in (0, 1) (the filter needs delta' = delta/4 > 0)"));
+    if !(f64::MIN_POSITIVE..1.0).contains(&delta) {
+        return Err(Error::invalid(
+            "delta",
+            delta,
+            "in [2.2e-308, 1) (the filter needs delta' = delta/4 > 0, and the calls' delta/16 must not underflow)",
+        ));
     }
     Ok(())
 }

@@ -103,7 +103,8 @@ pub struct GaussianL1RecoveryRun {
     /// [`GaussianL1RecoveryConfig::run`]).
     #[serde(flatten)]
     pub accounted: Accounted,
-    /// Rows changed by explicit clipping (0 when refusing).
+    /// Rows changed by explicit clipping (0 when refusing). **Not private**: a count of records
+    /// (sensitivity 1, no noise), for tests and diagnostics; never release it.
     pub clipped_rows: usize,
 }
 

@@ -207,7 +207,8 @@ pub struct ProjectionMechanismRun {
     /// them (pure ε for δ = 0; ε at δ otherwise).
     #[serde(flatten)]
     pub accounted: Accounted,
-    /// Rows changed by [`InvalidRows::ClipToSparseBall`] (0 when refusing).
+    /// Rows changed by [`InvalidRows::ClipToSparseBall`] (0 when refusing). **Not private**: a count
+    /// of records (sensitivity 1, no noise), for tests and diagnostics; never release it.
     pub clipped_rows: usize,
 }
 
@@ -425,6 +426,17 @@ pub fn project_noisy_mean(z_tilde: &mut [f64], l2_bound_l: f64, sparsity_s: usiz
 /// `InvalidParameter` naming the first that fails.
 pub(crate) fn check_sparse_ball(l_name: &'static str, l: f64, sparsity_s: usize) -> Result<()> {
     check::positive(l_name, l)?;
+    // A row's l2 norm is checked against L as evaluated; below the private-clip floor the norm of
+    // subnormal rows underflows (‖(1e-320, 1e-320, 1e-320)‖₂ evaluated to 0), and at L = 1e-323
+    // such a row, 1700 L long, passed and ε read 0.5 for a true ~380.
+    if l < crate::optim::release::SMALLEST_PRIVATE_CLIP {
+        return Err(Error::invalid(
+            l_name,
+            l,
+            "at least 2^-969 (about 2.0e-292): below, row norms evaluate on the subnormal grid and a row far \
+             outside the ball can pass the check",
+        ));
+    }
     if sparsity_s == 0 {
         return Err(Error::invalid("s (sparsity)", sparsity_s, ">= 1"));
     }

@@ -145,7 +145,13 @@ pub fn sparse_net(d: usize, tau: f64, domain: &Domain) -> Result<(usize, Vec<Vec
         return Ok((0, net));
     }
     let h = tau / (k as f64).sqrt();
-    let m = (r_inf / h).floor() as i64;
+    let m = (r_inf / h).floor();
+    // 2M values per coordinate, each a point of the net (checked in f64, before the cast and the
+    // allocation: a tiny τ once allocated 2M values before the size check and aborted the process)
+    if !(2.0 * m < MAX_NET_SIZE as f64) {
+        return Err(Error::invalid("tau", tau, "large enough that the net has at most MAX_NET_SIZE points"));
+    }
+    let m = m as i64;
     let values: Vec<f64> = (-m..=m).filter(|&i| i != 0).map(|i| i as f64 * h).collect();
     if values.is_empty() {
         return Ok((k, net));
