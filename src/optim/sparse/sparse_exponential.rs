@@ -148,7 +148,8 @@ pub fn sparse_net(d: usize, tau: f64, domain: &Domain) -> Result<(usize, Vec<Vec
     let m = (r_inf / h).floor();
     // 2M values per coordinate, each a point of the net (checked in f64, before the cast and the
     // allocation: a tiny τ once allocated 2M values before the size check and aborted the process)
-    if !(2.0 * m < MAX_NET_SIZE as f64) {
+    let fits = 2.0 * m < MAX_NET_SIZE as f64; // false for NaN
+    if !fits {
         return Err(Error::invalid("tau", tau, "large enough that the net has at most MAX_NET_SIZE points"));
     }
     let m = m as i64;
