@@ -130,6 +130,14 @@ fn audit_sample_files_parse_strictly() {
     for bad in ["", "\n\n", "header only\n", "1\nabc\n", "1\nNaN\n", "inf\n", "1\n2\nx\n"] {
         assert!(matches!(parse_samples(bad, "f"), Err(Error::Data { .. })), "{bad:?}");
     }
+    // A malformed first value is not a header: "0.5x" was taken for one and dropped silently (3 of
+    // 4 samples audited); a real header still is one.
+    for bad in ["0.5x\n0.3\n0.7\n0.9\n", "-.5e\n1\n", "+7q\n1\n"] {
+        let e = parse_samples(bad, "f").unwrap_err();
+        assert!(e.to_string().contains("is not a number"), "{bad:?}: {e}");
+    }
+    assert_eq!(parse_samples("value\n0.3\n0.7\n", "f").unwrap(), vec![0.3, 0.7]);
+    assert_eq!(parse_samples("x1\n0.3\n", "f").unwrap(), vec![0.3]);
 }
 
 /// The GDP fit of two unit-variance Gaussians shifted by μ = 1 estimates μ ≈ 1 (it is reported

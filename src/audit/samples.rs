@@ -100,6 +100,13 @@ fn unquote(field: &str) -> &str {
     f.strip_prefix('"').and_then(|g| g.strip_suffix('"')).map_or(f, str::trim)
 }
 
+/// Whether `field` starts as a decimal number would: an optional sign, then a digit or a point
+/// followed by a digit.
+fn begins_like_a_number(field: &str) -> bool {
+    let unsigned = field.strip_prefix(['+', '-']).unwrap_or(field);
+    unsigned.strip_prefix('.').unwrap_or(unsigned).starts_with(|c: char| c.is_ascii_digit())
+}
+
 /// `'a', 'b'` (an empty header name shows as `''`), or `0..w-1` without a header.
 fn list_columns(header: Option<&[String]>, width: usize) -> String {
     match header {
@@ -125,6 +132,13 @@ pub fn parse_sample_column(text: &str, name: &str, column: Option<&Column>) -> R
     let first_fields: Vec<&str> = first.split(',').map(unquote).collect();
     let width = first_fields.len();
     let header: Option<Vec<String>> = if first_fields.iter().all(|f| f.parse::<f64>().is_err()) {
+        // A header names columns; a first line that begins like a number but is not one ("0.5x")
+        // is a malformed value, and taking it for a header dropped it silently.
+        if let Some(bad) = first_fields.iter().find(|f| begins_like_a_number(f)) {
+            return Err(data_err(format!(
+                "line 1: '{bad}' is not a number (and a header's names do not begin like numbers)"
+            )));
+        }
         lines.next();
         Some(first_fields.iter().map(|f| f.to_string()).collect())
     } else {
