@@ -142,6 +142,13 @@ pub struct Bracket {
     pub g_hi: f64,
 }
 
+/// `(lo + hi)/2`, also where `lo + hi` overflows (then `lo/2 + hi/2`; the same float otherwise):
+/// a bracket [1e300, f64::MAX] read its midpoint as ∞ and stopped at once.
+fn midpoint(lo: f64, hi: f64) -> f64 {
+    let sum = lo + hi;
+    if sum.is_finite() { 0.5 * sum } else { 0.5 * lo + 0.5 * hi }
+}
+
 /// Bisection of a predicate that is true below some point and false above it: halves
 /// `[lo, hi]` at most `max_halvings` times, or until the midpoint is no longer strictly inside
 /// (the ends are adjacent floats), setting `lo = mid` where `below(mid)` and `hi = mid`
@@ -149,7 +156,7 @@ pub struct Bracket {
 /// whichever end its guarantee needs (an end it checked on entry, or one `below` saw).
 pub fn bisect(mut lo: f64, mut hi: f64, max_halvings: u32, mut below: impl FnMut(f64) -> bool) -> (f64, f64) {
     for _ in 0..max_halvings {
-        let mid = 0.5 * (lo + hi);
+        let mid = midpoint(lo, hi);
         if mid <= lo || mid >= hi {
             break;
         }
@@ -187,7 +194,7 @@ pub fn bracket_root(
         if b.g_lo == 0.0 || b.g_hi == 0.0 || done(&b) {
             return Ok(b);
         }
-        let mid = 0.5 * (b.lo + b.hi);
+        let mid = midpoint(b.lo, b.hi);
         if mid <= b.lo || mid >= b.hi {
             return Ok(b); // adjacent floats
         }

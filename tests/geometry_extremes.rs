@@ -14,7 +14,9 @@
 //!   ‖y‖ = 1.34e154 for r = 1e199;
 //! - `linf_projection_onto_l2_ball_*`: hung; t = 1e200 (x̂ = 0) for t* = 2.93e199;
 //! - `lp_ball_projection_*`: returned 0 where the projection is (1, 0);
-//! - `exponentiated_gradient_overflow_is_refused`: returned Ok([NaN, NaN]).
+//! - `exponentiated_gradient_overflow_is_refused`: returned Ok([NaN, NaN]);
+//! - `euclidean_ellipsoid_ill_conditioned_reaches_the_boundary` also: x = (1e300, 0) gave
+//!   (5.6e-9, 0) for (1, 0) (a bisection midpoint overflowed).
 
 use dpref::geometry::mirror::{exponentiated_gradient_step, project_lp_ball};
 use dpref::geometry::{Domain, EllipsoidProjection, project_ellipsoid, project_l1_ball, project_simplex};
@@ -101,6 +103,7 @@ fn euclidean_ellipsoid_ill_conditioned_reaches_the_boundary() {
     let cases = [
         (vec![5.82868238278118, -14.652875455456229], vec![1e-60, 46.48276243376697]),
         (vec![1e304, 1.0], vec![1e-10, 1.0]),
+        (vec![1e300, 0.0], vec![1.0, 1e-10]),
     ];
     for (x, a) in cases {
         let mut y = x.clone();
@@ -108,6 +111,11 @@ fn euclidean_ellipsoid_ill_conditioned_reaches_the_boundary() {
         let norm = norm_diag_mahalanobis(&y, &a);
         assert!((1.0 - 1e-12..=1.0).contains(&norm), "{x:?}, a = {a:?}: ‖y‖_A = {norm}");
     }
+    // the projection itself where it is known: x on an axis projects to the axis' end point (1, 0)
+    // (the bracket [1e300, f64::MAX] read its midpoint as ∞ and stopped: y = (5.6e-9, 0))
+    let mut y = vec![1e300, 0.0];
+    project_ellipsoid(&mut y, &[1.0, 1e-10], EllipsoidProjection::Euclidean);
+    assert!(close(y[0], 1.0, 1e-12) && y[1] == 0.0, "{y:?}");
 }
 
 #[test]
@@ -125,6 +133,7 @@ fn weighted_l2_projection_at_extreme_radii() {
         (1e199, vec![1e200, 3e199], vec![1.0, 2.0]),
     ];
     for (radius, x, h) in cases {
+        let (xs, hs) = (x.clone(), h.clone());
         let y = returns("weighted l2", move || {
             let mut y = x.clone();
             Domain::L2Ball { radius }.project_weighted(&mut y, &h).map(|()| y)
@@ -132,6 +141,14 @@ fn weighted_l2_projection_at_extreme_radii() {
         .expect("valid input");
         let norm = norm_l2(&y);
         assert!((radius * (1.0 - 1e-9)..=radius).contains(&norm), "r = {radius:e}: {y:?} (‖y‖ = {norm:e})");
+        // optimality (KKT): yⱼ = hⱼxⱼ/(hⱼ + μ) with one μ ≥ 0, i.e. μ = hⱼ(xⱼ/yⱼ − 1) for every j with
+        // xⱼ ≠ 0 and hⱼ > 0 (a radial or otherwise wrong point gives different μⱼ); not checkable
+        // where μ itself is beyond f64 (h = x = 1e200, r = 1: μ ≈ 1e400)
+        let mus: Vec<f64> =
+            (0..xs.len()).filter(|&j| xs[j] != 0.0 && hs[j] > 0.0).map(|j| hs[j] * (xs[j] / y[j] - 1.0)).collect();
+        if mus.iter().all(|m| m.is_finite()) {
+            assert!(mus.iter().all(|m| close(*m, mus[0], 1e-9) && *m >= 0.0), "r = {radius:e}: mu = {mus:?}");
+        }
     }
 }
 
@@ -176,8 +193,13 @@ fn lp_ball_projection_at_extreme_scales() {
     }
 }
 
+/// ηg = −∞ on the support leaves no finite largest exponent (∞ − ∞ read NaN): refused. ηg = +∞
+/// only zeroes its coordinate, a valid step.
 #[test]
 fn exponentiated_gradient_overflow_is_refused() {
     let mut out = [0.0; 2];
     assert!(exponentiated_gradient_step(&[0.5, 0.5], &[-1e300, 0.0], 1e10, &mut out).is_err());
+    assert!(exponentiated_gradient_step(&[0.5, 0.5], &[1e300, 1e300], 1e10, &mut out).is_err());
+    exponentiated_gradient_step(&[0.5, 0.5], &[1e10, 0.0], 1e300, &mut out).unwrap();
+    assert_eq!(out, [0.0, 1.0]);
 }

@@ -134,7 +134,8 @@ fn signed_power_gradient(u: &[f64], r: f64, scale: f64, out: &mut [f64]) {
 ///
 /// # Errors
 /// `InvalidParameter` if x is not in the simplex (a negative, non-finite or all-zero x), g is
-/// not finite, the lengths differ, η is not finite and ≥ 0, or some ηgⱼ overflows.
+/// not finite, the lengths differ, η is not finite and ≥ 0, or ηg overflows so that no
+/// coordinate of the support keeps a finite exponent.
 pub fn exponentiated_gradient_step(x: &[f64], g: &[f64], eta: f64, out: &mut [f64]) -> Result<()> {
     check::non_negative("step size eta", eta)?;
     if x.len() != g.len() || x.len() != out.len() {
@@ -144,11 +145,13 @@ pub fn exponentiated_gradient_step(x: &[f64], g: &[f64], eta: f64, out: &mut [f6
     if x.iter().any(|v| !(v.is_finite() && *v >= 0.0)) || !x.iter().any(|v| *v > 0.0) {
         return Err(Error::invalid("x", "not a point of the simplex", "nonnegative, finite, not all zero"));
     }
-    if let Some(j) = (0..g.len()).find(|&j| !(eta * g[j]).is_finite()) {
-        return Err(Error::invalid("step size times gradient", eta * g[j], "finite (exp(±∞) gives ∞ − ∞ = NaN)"));
-    }
     let exponent = |j: usize| if x[j] > 0.0 { x[j].ln() - eta * g[j] } else { f64::NEG_INFINITY };
     let m = (0..x.len()).map(exponent).fold(f64::NEG_INFINITY, f64::max);
+    // ηgⱼ = +∞ only zeroes coordinate j (valid); ηgⱼ = −∞ on a support coordinate, or every
+    // support coordinate at +∞, leaves no finite largest exponent: ∞ − ∞ read NaN
+    if !m.is_finite() {
+        return Err(Error::invalid("step size times gradient", "infinite", "finite where x > 0 (the step overflows)"));
+    }
     for (j, o) in out.iter_mut().enumerate() {
         *o = (exponent(j) - m).exp();
     }

@@ -174,11 +174,15 @@ pub fn project_ellipsoid(x: &mut [f64], a: &[f64], kind: EllipsoidProjection) ->
                 }
                 hi = (hi * (1.0 + 4.0 * f64::EPSILON)).max(hi.next_up()).min(f64::MAX);
             }
-            // Still outside only when the root λ exceeds f64::MAX (Σaⱼxⱼ² ≫ (1 + f64::MAX·a_min)²):
-            // the radial point, feasible, stands in (never for inputs of a sane scale).
-            if norm_diag_mahalanobis(x, a) > 1.0 {
+            if hi == f64::MAX && norm_diag_mahalanobis(x, a) > 1.0 {
+                // the root λ exceeds f64::MAX (Σaⱼxⱼ² ≫ (1 + f64::MAX·a_min)²): the radial point,
+                // feasible, stands in (only for absurdly scaled inputs)
                 x.copy_from_slice(&original);
                 project_radial(x, a, norm_a);
+            } else {
+                // a λ of ~1e-16 cannot move y by raising it an ulp: shrink y by ulps instead
+                // (points 1–4 ulps outside an ordinary ellipsoid)
+                shrink_until(x, |_| true, |y| norm_diag_mahalanobis(y, a) <= 1.0);
             }
         }
     }

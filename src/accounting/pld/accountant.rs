@@ -467,20 +467,10 @@ impl PldAccountant {
                 Ok(Plan::SelfComposed(Box::new(self.plan(inner)?), k))
             }
             DpEvent::Composed(events) => {
-                // Equal parts (an export that lists one per-step event T times) are composed as one
-                // self-composition: the same mechanism, one FFT power instead of T convolutions
-                // (1000 listed Gaussians took over 60 s). Composition is commutative, so grouping
-                // equal parts wherever they stand changes what is composed in order only.
-                let mut groups: Vec<(Plan, u64)> = Vec::new();
-                for event in events {
-                    let part = self.plan(event)?;
-                    match groups.iter_mut().find(|(seen, _)| *seen == part) {
-                        Some((_, count)) => *count += 1,
-                        None => groups.push((part, 1)),
-                    }
-                }
+                // equal parts compose as one self-composition (`group_equal`)
+                let parts = events.iter().map(|e| self.plan(e)).collect::<Result<Vec<_>>>()?;
                 Ok(Plan::Composed(
-                    groups
+                    super::group_equal(parts)
                         .into_iter()
                         .map(|(part, count)| if count == 1 { part } else { Plan::SelfComposed(Box::new(part), count) })
                         .collect(),

@@ -30,5 +30,20 @@ pub mod mechanisms;
 pub mod pmf;
 
 pub use accountant::{Composable, DeltaBracket, EpsilonBracket, PldAccountant, PldSettings};
+
+/// The parts of a composition grouped by equality, each with its count, in order of first
+/// appearance: equal parts (an export that lists one per-step event T times) are then composed as
+/// one self-composition, one FFT power instead of T convolutions (1000 listed Gaussians took over
+/// 60 s). Composition is commutative, so grouping changes only the order of what is composed.
+pub(crate) fn group_equal<T: PartialEq>(parts: impl IntoIterator<Item = T>) -> Vec<(T, u64)> {
+    let mut groups: Vec<(T, u64)> = Vec::new();
+    for part in parts {
+        match groups.iter_mut().find(|(seen, _)| *seen == part) {
+            Some((_, count)) => *count += 1,
+            None => groups.push((part, 1)),
+        }
+    }
+    groups
+}
 pub use mechanisms::{Direction, MechanismLoss, randomized_response};
 pub use pmf::{DiscretePld, Side};

@@ -206,9 +206,11 @@ impl LowerPld {
                 self.pld(inner, direction)?.self_compose(k, tau)
             }
             DpEvent::Composed(events) => {
+                // equal parts compose as one self-composition (`group_equal`)
                 let mut acc = self.identity();
-                for e in events {
+                for (e, count) in crate::accounting::pld::group_equal(events) {
                     let p = self.pld(e, direction)?;
+                    let p = if count == 1 { p } else { p.self_compose(count, tau)? };
                     acc = acc.compose(&p, tau)?;
                 }
                 Ok(acc)
