@@ -693,3 +693,21 @@ fn pld_composed_equal_parts_compose_as_a_self_composition() {
     let b = mixed.epsilon(1e-5).unwrap();
     assert_contains(b.lower, b.upper, exact, "100 x z=10 and 100 x z=20, interleaved");
 }
+
+/// ε(δ) at δ next to 1 on a large grid: the bracket holds the exact value (μ = 2²⁰/10⁴, mpmath's
+/// bisection at 50 digits: 4635.6846010505). The walk to a verified segment end used to evaluate
+/// an O(n) segment at each of O(n) grid points: this query (h = 0.1, 2⁴⁰ Gaussians of z = 1e4,
+/// 3.8·10⁵ points) took 50 s in a debug build and over 10 minutes in one release run; it now takes
+/// 0.2 s. Speed is the bench `pld_epsilon_next_to_delta_one`'s; the generous watchdog here only
+/// turns a hang into a failure.
+#[test]
+fn pld_epsilon_next_to_delta_one_answers_quickly() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut a = acc(Neighbouring::AddRemove, 0.1);
+        a.compose(&DpEvent::gaussian(1e4).unwrap(), 1 << 40).unwrap();
+        let _ = tx.send(a.epsilon(1.0 - f64::EPSILON / 2.0));
+    });
+    let b = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("answered within 120 s").unwrap();
+    assert_contains(b.lower, b.upper, 4635.6846010505, "2^40 Gaussians of z = 1e4 at delta = 1 - 2^-53");
+}
