@@ -30,6 +30,8 @@ pub mod mechanisms;
 pub mod pmf;
 
 pub use accountant::{Composable, DeltaBracket, EpsilonBracket, PldAccountant, PldSettings};
+pub use mechanisms::{Direction, MechanismLoss, randomized_response};
+pub use pmf::{DiscretePld, Side};
 
 /// The parts of a composition grouped by equality, each with its count, in order of first
 /// appearance: equal parts (an export that lists one per-step event T times) are then composed as
@@ -45,5 +47,3 @@ pub(crate) fn group_equal<T: PartialEq>(parts: impl IntoIterator<Item = T>) -> V
     }
     groups
 }
-pub use mechanisms::{Direction, MechanismLoss, randomized_response};
-pub use pmf::{DiscretePld, Side};
