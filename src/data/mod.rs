@@ -209,7 +209,9 @@ pub fn parse_csv(text: &str, name: &str, label_column: Option<usize>) -> Result<
 }
 
 /// Reads a LIBSVM/SVMlight file: `label index:value ...` with 1-based increasing indices; the
-/// dimension is the largest index (or `dimension` if given and not smaller). A leading UTF-8
+/// dimension is the largest index (or `dimension` if given and not smaller). The largest index
+/// depends on the records: a private release of a vector of length d needs the public d passed
+/// as `dimension` (the CLI's `--dimension`). A leading UTF-8
 /// byte-order mark is skipped. Indices are at most [`MAX_FEATURES`] and the dense matrix at most
 /// [`MAX_DENSE_VALUES`] values.
 ///
