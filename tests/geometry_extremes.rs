@@ -13,7 +13,9 @@
 //! - `weighted_l2_projection_*`: hung, returned ‖y‖ = 1.6e-162 > r = 1e-180, NaN, or
 //!   ‖y‖ = 1.34e154 for r = 1e199;
 //! - `linf_projection_onto_l2_ball_*`: hung; t = 1e200 (x̂ = 0) for t* = 2.93e199;
-//! - `lp_ball_projection_*`: returned 0 where the projection is (1, 0);
+//! - `lp_ball_projection_at_extreme_scales`: returned 0 where the projection is (1, 0);
+//! - `lp_ball_projection_onto_a_tiny_ball_returns`: not the old code's failure but the first fix's
+//!   (a raised halving cap made this input run for minutes);
 //! - `exponentiated_gradient_overflow_is_refused`: returned Ok([NaN, NaN]);
 //! - `euclidean_ellipsoid_ill_conditioned_reaches_the_boundary` also: x = (1e300, 0) gave
 //!   (5.6e-9, 0) for (1, 0) (a bisection midpoint overflowed).
@@ -173,6 +175,19 @@ fn linf_projection_onto_l2_ball_at_extreme_scales() {
         assert!(norm_l2(&y) <= radius, "infeasible: {y:?}");
         assert!(close(t, expected, 1e-12), "v = {v:e}, r = {radius:e}: t = {t:e}, t* = {expected:e}");
     }
+}
+
+/// A ball tiny against v: the KKT solve walked every t onto the subnormal grid (2200 halvings of
+/// slow powf per coordinate; this input ran for over 5 minutes after the halving cap was raised).
+/// The radial point is within 2ρ of the projection and is returned.
+#[test]
+fn lp_ball_projection_onto_a_tiny_ball_returns() {
+    let y = returns("lp ball, tiny radius", || {
+        let mut v: Vec<f64> = (0..50).map(|i| 1e283 * (((i * 7919) % 97) as f64 / 97.0 - 0.5)).collect();
+        project_lp_ball(&mut v, 1.14184117770415, 1.2e-322);
+        v
+    });
+    assert!(norm_lp(&y, 1.14184117770415) <= 1.2e-322, "{y:?}");
 }
 
 #[test]

@@ -292,13 +292,18 @@ pub fn bregman_step_l1_lp(
 /// inside the ball; otherwise `wⱼ = sign(vⱼ)tⱼ` with `tⱼ + μ tⱼ^{p−1} = |vⱼ|` (the KKT condition of
 /// `min ½‖w − v‖₂²` with multiplier μ ≥ 0 on `Σ|wⱼ|^p ≤ ρ^p`), μ found by bisection so that
 /// `‖w‖_p = ρ` (`‖w(μ)‖_p` decreases in μ) and each tⱼ by bisection on `[0, |vⱼ|]`. The result is
-/// shrunk (never grown) until `‖w‖_p ≤ ρ` as evaluated. p = 2 is the radial closed form.
+/// shrunk (never grown) until `‖w‖_p ≤ ρ` as evaluated. p = 2 is the radial closed form, and so is
+/// a ball tiny against v (ρ < 1e-150‖v‖_∞; the projection is then within 2ρ of it).
 pub fn project_lp_ball(v: &mut [f64], p: f64, rho: f64) {
     let norm = norm_lp(v, p);
     if norm <= rho {
         return;
     }
-    if p == 2.0 || rho == 0.0 {
+    // A ball tiny against v (ρ < 1e-150·‖v‖_∞): the projection and the radial point both lie in
+    // it, so they differ by at most 2ρ, and the KKT solve would walk the t's onto the subnormal
+    // grid (2200 halvings of slow powf per coordinate: x ~ 1e283, ρ = 1.2e-322 ran for minutes).
+    let tiny_ball = rho < 1e-150 * crate::linalg::norm_linf(v);
+    if p == 2.0 || rho == 0.0 || tiny_ball {
         let s = rho / norm;
         v.iter_mut().for_each(|x| *x *= s);
         super::shrink_until(v, |_| true, |w| norm_lp(w, p) <= rho);
