@@ -711,3 +711,12 @@ fn pld_epsilon_next_to_delta_one_answers_quickly() {
     let b = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("answered within 120 s").unwrap();
     assert_contains(b.lower, b.upper, 4635.6846010505, "2^40 Gaussians of z = 1e4 at delta = 1 - 2^-53");
 }
+
+/// σ = 5e-324 under replace-one: σ/2 underflows to 0. The PLD says so (no finite ε) instead of
+/// "sigma = 0: must be > 0", a value the user never gave (found by a sweep of `account`).
+#[test]
+fn pld_names_an_underflowed_replace_one_multiplier() {
+    let mut a = acc(Neighbouring::ReplaceOne, 1e-3);
+    let e = a.compose(&per_example_sum_gaussian(5e-324).unwrap(), 1).unwrap_err();
+    assert!(matches!(e, Error::Numerical { .. }) && e.to_string().contains("underflows"), "{e}");
+}

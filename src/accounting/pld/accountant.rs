@@ -397,6 +397,17 @@ impl PldAccountant {
         match event {
             DpEvent::Gaussian { .. } | DpEvent::PerExampleSumGaussian { .. } => {
                 let z = self.neighbouring.gaussian_multiplier(event).expect("invariant: a Gaussian release")?;
+                if z == 0.0 {
+                    // σ/2 of a positive σ underflowed (σ = 5e-324 under replace-one); it read
+                    // "sigma = 0: must be > 0", a value the user never gave
+                    return Err(Error::Numerical {
+                        what: "PLD accounting",
+                        reason: format!(
+                            "the replace-one multiplier of {} underflows to 0: no finite epsilon",
+                            event.describe()
+                        ),
+                    });
+                }
                 Ok(Plan::Leaf(MechanismLoss::Gaussian { noise_multiplier: z }))
             }
             DpEvent::Laplace { noise_multiplier: z } => {
