@@ -14,6 +14,8 @@ use dpref::audit::accountant::{
 };
 use proptest::prelude::*;
 
+mod common;
+
 fn poisson_run(q: f64, z: f64, steps: u64) -> DpEvent {
     DpEvent::self_composed(DpEvent::poisson_sampled(q, DpEvent::gaussian(z).unwrap()).unwrap(), steps).unwrap()
 }
@@ -194,18 +196,15 @@ fn audit_accountant_refuses_bad_input_typed() {
 /// ran ~2⁶³ steps (found by a black-box sweep of `audit accountant`); ε = 1e10 already erred.
 #[test]
 fn audit_accountant_pure_event_beyond_the_grid_returns() {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let results: Vec<_> = [1e10, 1e15, 1e300]
+    let results = common::check::returns_within(60, "pure events beyond the grid", || {
+        [1e10, 1e15, 1e300]
             .iter()
             .map(|&eps| {
                 let event = DpEvent::epsilon_delta(eps, 0.0).unwrap();
                 audit_claim(&event, 1.0, 1e-5, Neighbouring::AddRemove).map(|v| v.verdict)
             })
-            .collect();
-        let _ = tx.send(results);
+            .collect::<Vec<_>>()
     });
-    let results = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("returned within 60 s");
     for r in results {
         match r {
             Ok(verdict) => assert_eq!(verdict, Verdict::UnderReports),

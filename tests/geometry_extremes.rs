@@ -23,20 +23,13 @@
 use dpref::geometry::mirror::{exponentiated_gradient_step, project_lp_ball};
 use dpref::geometry::{Domain, EllipsoidProjection, project_ellipsoid, project_l1_ball, project_simplex};
 use dpref::linalg::{norm_diag_mahalanobis, norm_l1, norm_l2, norm_lp};
-use std::sync::mpsc;
-use std::time::Duration;
 
-/// Runs `f` on a thread and fails if it does not return within 30 s (a hang is a failure).
+mod common;
+use common::check::assert_rel;
+
+/// [`common::check::returns_within`] at this file's 30 s.
 fn returns<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(Duration::from_secs(30)).unwrap_or_else(|_| panic!("{what}: did not return within 30 s"))
-}
-
-fn close(a: f64, b: f64, rel: f64) -> bool {
-    (a - b).abs() <= rel * a.abs().max(b.abs())
+    common::check::returns_within(30, what, f)
 }
 
 #[test]
@@ -95,7 +88,7 @@ fn euclidean_ellipsoid_bracket_overflow_and_underflow() {
             y
         });
         assert!(norm_diag_mahalanobis(&y, &[a]) <= 1.0);
-        assert!(close(y[0], 1.0 / a.sqrt(), 1e-12), "x = {x:e}, a = {a:e}: {y:?}");
+        assert_rel(y[0], 1.0 / a.sqrt(), 1e-12, &format!("x = {x:e}, a = {a:e}"));
     }
 }
 
@@ -117,7 +110,8 @@ fn euclidean_ellipsoid_ill_conditioned_reaches_the_boundary() {
     // (the bracket [1e300, f64::MAX] read its midpoint as ∞ and stopped: y = (5.6e-9, 0))
     let mut y = vec![1e300, 0.0];
     project_ellipsoid(&mut y, &[1.0, 1e-10], EllipsoidProjection::Euclidean);
-    assert!(close(y[0], 1.0, 1e-12) && y[1] == 0.0, "{y:?}");
+    assert_rel(y[0], 1.0, 1e-12, "first coordinate");
+    assert_eq!(y[1], 0.0);
 }
 
 #[test]
@@ -149,7 +143,10 @@ fn weighted_l2_projection_at_extreme_radii() {
         let mus: Vec<f64> =
             (0..xs.len()).filter(|&j| xs[j] != 0.0 && hs[j] > 0.0).map(|j| hs[j] * (xs[j] / y[j] - 1.0)).collect();
         if mus.iter().all(|m| m.is_finite()) {
-            assert!(mus.iter().all(|m| close(*m, mus[0], 1e-9) && *m >= 0.0), "r = {radius:e}: mu = {mus:?}");
+            for m in &mus {
+                assert!(*m >= 0.0, "r = {radius:e}: mu = {mus:?}");
+                assert_rel(*m, mus[0], 1e-9, &format!("r = {radius:e}: one mu"));
+            }
         }
     }
 }
@@ -173,7 +170,7 @@ fn linf_projection_onto_l2_ball_at_extreme_scales() {
         });
         let expected = v - radius / std::f64::consts::SQRT_2;
         assert!(norm_l2(&y) <= radius, "infeasible: {y:?}");
-        assert!(close(t, expected, 1e-12), "v = {v:e}, r = {radius:e}: t = {t:e}, t* = {expected:e}");
+        assert_rel(t, expected, 1e-12, &format!("v = {v:e}, r = {radius:e}: t vs t*"));
     }
 }
 
@@ -194,7 +191,8 @@ fn lp_ball_projection_onto_a_tiny_ball_returns() {
 fn lp_ball_projection_at_extreme_scales() {
     let mut y = vec![1e70, 0.0];
     project_lp_ball(&mut y, 1.5, 1.0);
-    assert!(close(y[0], 1.0, 1e-12) && y[1] == 0.0, "{y:?}");
+    assert_rel(y[0], 1.0, 1e-12, "first coordinate");
+    assert_eq!(y[1], 0.0);
     // points outside project onto the sphere ‖y‖_p = ρ
     let cases = [
         (vec![1e-300, 1e-300], 1.5, 1e-305),

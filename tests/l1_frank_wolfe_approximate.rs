@@ -10,6 +10,8 @@ use dpref::optim::l1::{FrankWolfeConfig, FwPrivacy, Polytope};
 use dpref::rng::{Seeds, Stream};
 use statrs::distribution::{Binomial, Discrete};
 
+mod common;
+
 /// The exact hockey-stick divergence `Σ_c max(0, P(c) − e^ε Q(c))` (both directions, the max) of
 /// the count of ones of p shuffled binary randomized responses (each reports its bit with
 /// probability e^{ε₀}/(e^{ε₀} + 1)): the shuffled output is exactly that count. Neighbours: the
@@ -144,13 +146,12 @@ fn fw_approximate_run_reports_its_epsilon_and_delta() {
 #[test]
 fn approximate_scale_search_ends_at_tiny_clips() {
     use dpref::prelude::*;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
+    let outcomes = common::check::returns_within(60, "approximate scale search", || {
         let (n, d) = (64, 1);
         let features: Vec<f64> = (0..n).map(|i| ((i * 7) % 5) as f64 / 5.0 - 0.4).collect();
         let labels: Vec<f64> = (0..n).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
         let data = Dataset::new(features, labels, d).unwrap();
-        let outcomes: Vec<_> = [1e-170, 3e-292]
+        [1e-170, 3e-292]
             .iter()
             .map(|&clip| {
                 let mut spec = RunSpec::new(Algorithm::PrivateFrankWolfe, RunLoss::Absolute);
@@ -158,10 +159,8 @@ fn approximate_scale_search_ends_at_tiny_clips() {
                     (Some(1.0), Some(1e-5), Neighbouring::ReplaceOne, Some(clip), Domain::Simplex);
                 spec.run(&data).map(|out| out.run.privacy)
             })
-            .collect();
-        let _ = tx.send(outcomes);
+            .collect::<Vec<_>>()
     });
-    let outcomes = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("returned within 60 s");
     for outcome in outcomes {
         match outcome {
             Ok(privacy) => assert!(

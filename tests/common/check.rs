@@ -35,3 +35,15 @@ pub fn scalar(v: &f64) -> Vec<f64> {
 pub fn pair(v: &(f64, f64)) -> Vec<f64> {
     vec![v.0, v.1]
 }
+
+/// Runs `f` on a thread and returns its value, failing if it has not returned within `seconds`:
+/// a hang becomes a failure instead of a stalled suite (the thread is left behind). The limit
+/// is a guard against non-termination, far above any expected time, not a speed assertion.
+pub fn returns_within<T: Send + 'static>(seconds: u64, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(seconds))
+        .unwrap_or_else(|_| panic!("{what}: did not return within {seconds} s"))
+}
